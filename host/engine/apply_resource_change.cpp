@@ -1,0 +1,91 @@
+// ApplyResourceChange: runs create, update or delete and decides what state survives,
+// following the state-saving rules of Terraform's provider guides:
+// - create that fails before setting an id saves nothing; after setting one, the state is
+//   saved with the error (the CLI then taints the resource);
+// - update saves the whole new state even when it fails;
+// - delete that succeeds removes the state; delete that fails keeps the prior state.
+#include "host/engine/provider_service.h"
+#include "host/engine/service_support.h"
+
+namespace luaform::engine {
+namespace {
+
+// The plan is a contract: a value the plan promised must come back unchanged. Reporting it
+// here names the attribute and the script's operation, where the CLI would only say that the
+// provider produced an inconsistent result.
+void check_against_plan(const Block& block, const Value& planned, const Value& result,
+                        const std::string& what, Diagnostics& diags) {
+  if (!planned.is_known() || !result.is_known()) return;
+  for (const auto& attr : block.attributes) {
+    Value p = planned.get_attribute(attr.name);
+    if (!p.is_wholly_known()) continue;
+    Value r = result.get_attribute(attr.name);
+    if (p != r) {
+      diags.error(what + " set \"" + attr.name + "\" to a value other than the planned one",
+                  "The plan promised " + p.to_display_string() + " but the new state has " +
+                      r.to_display_string() +
+                      ". Set only attributes that are computed, or that the configuration "
+                      "leaves unset.",
+                  {AttributeName{attr.name}});
+    }
+  }
+}
+
+}  // namespace
+
+ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) const {
+  ApplyResponse resp;
+  Diagnostics& diags = resp.diagnostics;
+  const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
+  if (!schema) return resp;
+  const Type type = schema->block.implied_type();
+  Value prior = detail::decode_dynamic(req.prior_state, type, diags);
+  Value planned = detail::decode_dynamic(req.planned_state, type, diags);
+  Value config = detail::decode_dynamic(req.config, type, diags);
+  if (diags.has_errors()) {
+    resp.new_state = detail::encode_dynamic(prior, type);
+    return resp;
+  }
+  resp.private_data = req.planned_private;
+
+  if (planned.is_null()) {
+    ResourceData d(*schema, prior, Value::null(type), Value::null(type));
+    diags.append(detail::guarded_call(*logic_, Operation::Delete, req.type_name, d));
+    resp.new_state = detail::encode_dynamic(diags.has_errors() ? prior : Value::null(type), type);
+    return resp;
+  }
+
+  const bool create = prior.is_null();
+  const Operation op = create ? Operation::Create : Operation::Update;
+  if (!create && !logic_->has_update(req.type_name)) {
+    diags.error(req.type_name + ": no update function",
+                "The plan asked for an in-place update, but the resource has no update "
+                "function.");
+    resp.new_state = detail::encode_dynamic(prior, type);
+    return resp;
+  }
+  ResourceData d(*schema, prior, config, planned);
+  Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d);
+  diags.append(call_diags);
+  Value result = d.result();
+  const std::string what = req.type_name + ": " + operation_name(op);
+
+  if (result.is_null()) {
+    if (create && !call_diags.has_errors()) {
+      diags.error(what + " did not set an id",
+                  "A create function must call d:set_id(...) once the object exists; without "
+                  "an id nothing is saved.");
+    } else if (!create && !call_diags.has_errors()) {
+      diags.error(what + " cleared the id", "Only read and delete may remove an object.");
+      result = prior;
+    } else if (!create) {
+      result = prior;
+    }
+  } else if (!call_diags.has_errors()) {
+    check_against_plan(schema->block, planned, result, what, diags);
+  }
+  resp.new_state = detail::encode_dynamic(result, type);
+  return resp;
+}
+
+}  // namespace luaform::engine

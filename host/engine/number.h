@@ -1,0 +1,37 @@
+// An exact decimal number, as Terraform's number type requires: integers of any size and
+// decimal fractions round-trip without loss. Stored in a canonical decimal text form so that
+// equality is exact and cheap.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace luaform::engine {
+
+class Number {
+ public:
+  Number() : text_("0") {}
+  static Number from_int(int64_t v);
+  static Number from_double(double v);  // shortest text that round-trips the double
+  // Parses decimal text ("12", "-1.5", "1e3", "1.25E-2"); nullopt when it is not a number.
+  static std::optional<Number> parse(const std::string& text);
+
+  // Canonical decimal text without exponent: "-12.5", "1000", "0".
+  const std::string& text() const { return text_; }
+  bool is_integer() const;
+  std::optional<int64_t> to_int64() const;  // when an integer that fits
+  double to_double() const;
+  // True when to_double() gives back exactly this number.
+  bool exact_in_double() const;
+
+  bool operator==(const Number& o) const { return text_ == o.text_; }
+  bool operator!=(const Number& o) const { return text_ != o.text_; }
+  bool operator<(const Number& o) const;
+
+ private:
+  explicit Number(std::string canonical) : text_(std::move(canonical)) {}
+  std::string text_;
+};
+
+}  // namespace luaform::engine

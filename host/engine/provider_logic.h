@@ -1,0 +1,39 @@
+// The engine's only view of provider-specific logic (the Lua scripts, or a C++ test double):
+// schema, configure, and the CRUD callbacks. The engine applies Terraform's rules around it.
+#pragma once
+
+#include <string>
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/resource_data.h"
+#include "host/engine/schema.h"
+#include "host/engine/value.h"
+
+namespace luaform::engine {
+
+enum class Operation { Create, Read, Update, Delete, ReadData };
+
+const char* operation_name(Operation op);
+
+class ProviderLogic {
+ public:
+  virtual ~ProviderLogic() = default;
+
+  // Problems found while loading the logic (a script with a syntax error, a bad schema).
+  // Reported as error diagnostics by every RPC that needs the schema.
+  virtual const Diagnostics& load_diagnostics() const = 0;
+  virtual const ProviderSchema& schema() const = 0;
+  // False when the resource type declares no update function: every argument forces new.
+  virtual bool has_update(const std::string& resource_type) const = 0;
+  // True when `terraform import` by id is supported for the type.
+  virtual bool importable(const std::string& resource_type) const = 0;
+
+  // Called once per provider instance with the provider block's configuration.
+  virtual Diagnostics configure(const Value& config) = 0;
+  // Runs one resource or data source operation against `d`. Safe to call concurrently.
+  virtual Diagnostics call(Operation op, const std::string& type_name, ResourceData& d) = 0;
+  // Asks running calls to stop as soon as they can (StopProvider).
+  virtual void stop() = 0;
+};
+
+}  // namespace luaform::engine

@@ -1,0 +1,109 @@
+// The RPCs about the provider as a whole: metadata, schema, validation, configure, stop.
+#include "host/engine/provider_service.h"
+
+#include <exception>
+
+#include "host/engine/schema_rules.h"
+#include "host/engine/service_support.h"
+
+namespace luaform::engine {
+
+const char* operation_name(Operation op) {
+  switch (op) {
+    case Operation::Create:
+      return "create";
+    case Operation::Read:
+      return "read";
+    case Operation::Update:
+      return "update";
+    case Operation::Delete:
+      return "delete";
+    case Operation::ReadData:
+      return "read";
+  }
+  return "call";
+}
+
+ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
+    : logic_(std::move(logic)), schema_(schema_as_served(logic_->schema())) {
+  schema_diagnostics_.append(logic_->load_diagnostics());
+  const ProviderSchema& declared = logic_->schema();
+  validate_block(declared.provider.block, "provider", schema_diagnostics_);
+  for (const auto& [name, schema] : declared.resources) {
+    validate_block(schema.block, "resource " + name, schema_diagnostics_);
+  }
+  for (const auto& [name, schema] : declared.data_sources) {
+    validate_block(schema.block, "data source " + name, schema_diagnostics_);
+  }
+}
+
+GetMetadataResponse ProviderService::get_metadata() const {
+  GetMetadataResponse resp;
+  for (const auto& [name, _] : schema_.resources) resp.resources.push_back(name);
+  for (const auto& [name, _] : schema_.data_sources) resp.data_sources.push_back(name);
+  resp.diagnostics.append(schema_diagnostics_);
+  return resp;
+}
+
+GetProviderSchemaResponse ProviderService::get_provider_schema() const {
+  GetProviderSchemaResponse resp;
+  resp.schema = &schema_;
+  resp.diagnostics.append(schema_diagnostics_);
+  return resp;
+}
+
+namespace {
+
+// Decodes a configuration and warns about deprecated attributes that it sets.
+Diagnostics validate_config(const Schema& schema, const DynamicValue& config) {
+  Diagnostics diags;
+  Value v = detail::decode_dynamic(config, schema.block.implied_type(), diags);
+  if (diags.has_errors() || !v.is_known()) return diags;
+  for (const auto& attr : schema.block.attributes) {
+    if (attr.deprecated.empty()) continue;
+    if (!v.get_attribute(attr.name).is_null()) {
+      diags.warning("Argument is deprecated", attr.deprecated, {AttributeName{attr.name}});
+    }
+  }
+  return diags;
+}
+
+}  // namespace
+
+Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req) const {
+  Diagnostics diags = schema_diagnostics_;
+  diags.append(validate_config(schema_.provider, req.config));
+  return diags;
+}
+
+Diagnostics ProviderService::validate_resource_config(const ValidateRequest& req) const {
+  Diagnostics diags;
+  const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
+  if (schema) diags.append(validate_config(*schema, req.config));
+  return diags;
+}
+
+Diagnostics ProviderService::validate_data_source_config(const ValidateRequest& req) const {
+  Diagnostics diags;
+  const Schema* schema =
+      detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
+  if (schema) diags.append(validate_config(*schema, req.config));
+  return diags;
+}
+
+Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
+  Diagnostics diags;
+  Value config = detail::decode_dynamic(req.config, schema_.provider.block.implied_type(), diags);
+  if (diags.has_errors()) return diags;
+  config = with_defaults(schema_.provider.block, config);
+  try {
+    diags.append(logic_->configure(config));
+  } catch (const std::exception& e) {
+    diags.error("Provider configuration failed", e.what());
+  }
+  return diags;
+}
+
+void ProviderService::stop_provider() { logic_->stop(); }
+
+}  // namespace luaform::engine

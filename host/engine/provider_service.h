@@ -1,0 +1,153 @@
+// The provider's RPCs in protocol-agnostic form. host/protocol maps tfplugin5 and tfplugin6
+// messages onto these structs one-to-one; every rule of Terraform's contract lives behind them.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/provider_logic.h"
+#include "host/engine/schema.h"
+#include "host/engine/value.h"
+
+namespace luaform::engine {
+
+// A value on the wire: exactly one of the two encodings is set (msgpack preferred).
+struct DynamicValue {
+  std::string msgpack;
+  std::string json;
+  bool empty() const { return msgpack.empty() && json.empty(); }
+};
+
+struct ServerCapabilities {
+  bool plan_destroy = false;
+  bool get_provider_schema_optional = true;
+  bool move_resource_state = false;
+};
+
+struct GetProviderSchemaResponse {
+  ServerCapabilities capabilities;
+  const ProviderSchema* schema = nullptr;  // null when loading failed entirely
+  Diagnostics diagnostics;
+};
+
+struct GetMetadataResponse {
+  ServerCapabilities capabilities;
+  std::vector<std::string> resources;
+  std::vector<std::string> data_sources;
+  Diagnostics diagnostics;
+};
+
+struct ValidateRequest {  // provider, resource and data source config validation
+  std::string type_name;  // empty for the provider itself
+  DynamicValue config;
+};
+
+struct ConfigureRequest {
+  std::string terraform_version;
+  DynamicValue config;
+};
+
+struct PlanRequest {
+  std::string type_name;
+  DynamicValue prior_state;
+  DynamicValue proposed_new_state;
+  DynamicValue config;
+  std::string prior_private;
+};
+struct PlanResponse {
+  DynamicValue planned_state;
+  std::vector<AttributePath> requires_replace;
+  std::string planned_private;
+  Diagnostics diagnostics;
+};
+
+struct ApplyRequest {
+  std::string type_name;
+  DynamicValue prior_state;
+  DynamicValue planned_state;
+  DynamicValue config;
+  std::string planned_private;
+};
+struct ApplyResponse {
+  DynamicValue new_state;
+  std::string private_data;
+  Diagnostics diagnostics;
+};
+
+struct ReadRequest {
+  std::string type_name;
+  DynamicValue current_state;
+  std::string private_data;
+};
+struct ReadResponse {
+  DynamicValue new_state;
+  std::string private_data;
+  Diagnostics diagnostics;
+};
+
+struct ReadDataRequest {
+  std::string type_name;
+  DynamicValue config;
+};
+struct ReadDataResponse {
+  DynamicValue state;
+  Diagnostics diagnostics;
+};
+
+struct UpgradeRequest {
+  std::string type_name;
+  int64_t version = 0;
+  std::string raw_state_json;                         // JSON state, when given
+  std::map<std::string, std::string> raw_state_flatmap;  // legacy flatmap state
+};
+struct UpgradeResponse {
+  DynamicValue upgraded_state;
+  Diagnostics diagnostics;
+};
+
+struct ImportRequest {
+  std::string type_name;
+  std::string id;
+};
+struct ImportedResource {
+  std::string type_name;
+  DynamicValue state;
+  std::string private_data;
+};
+struct ImportResponse {
+  std::vector<ImportedResource> imported;
+  Diagnostics diagnostics;
+};
+
+class ProviderService {
+ public:
+  explicit ProviderService(std::shared_ptr<ProviderLogic> logic);
+
+  GetMetadataResponse get_metadata() const;
+  GetProviderSchemaResponse get_provider_schema() const;
+  Diagnostics validate_provider_config(const ValidateRequest& req) const;
+  Diagnostics validate_resource_config(const ValidateRequest& req) const;
+  Diagnostics validate_data_source_config(const ValidateRequest& req) const;
+  Diagnostics configure_provider(const ConfigureRequest& req);
+  PlanResponse plan_resource_change(const PlanRequest& req) const;
+  ApplyResponse apply_resource_change(const ApplyRequest& req) const;
+  ReadResponse read_resource(const ReadRequest& req) const;
+  ReadDataResponse read_data_source(const ReadDataRequest& req) const;
+  UpgradeResponse upgrade_resource_state(const UpgradeRequest& req) const;
+  ImportResponse import_resource_state(const ImportRequest& req) const;
+  void stop_provider();
+
+ private:
+  std::shared_ptr<ProviderLogic> logic_;
+  // The logic's schema as the CLI sees it (see schema_rules.h).
+  ProviderSchema schema_;
+  // Problems loading the logic or in its declared schema; every RPC that needs the schema
+  // reports them.
+  Diagnostics schema_diagnostics_;
+};
+
+}  // namespace luaform::engine

@@ -1,0 +1,190 @@
+#include "host/engine/resource_data.h"
+
+#include <charconv>
+#include <vector>
+
+#include "host/engine/value_walk.h"
+
+namespace luaform::engine {
+namespace {
+
+std::vector<std::string> split_address(const std::string& address) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = address.find('.', start);
+    parts.push_back(address.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+// The type found by following `parts[1..]` below a value of type `t`.
+std::optional<Type> descend_type(Type t, const std::vector<std::string>& parts) {
+  for (size_t i = 1; i < parts.size(); ++i) {
+    switch (t.kind()) {
+      case TypeKind::List:
+      case TypeKind::Set:
+      case TypeKind::Map:
+        t = t.element();
+        break;
+      case TypeKind::Object: {
+        auto it = t.attributes().find(parts[i]);
+        if (it == t.attributes().end()) return std::nullopt;
+        t = it->second;
+        break;
+      }
+      case TypeKind::Tuple: {
+        size_t index = 0;
+        auto [p, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), index);
+        if (ec != std::errc() || index >= t.tuple_elements().size()) return std::nullopt;
+        t = t.tuple_elements()[index];
+        break;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+  return t;
+}
+
+// Follows `parts[1..]` into `v`; a missing element or an unknown value reads as null,
+// the way helper/schema reads a value that is not (yet) set.
+Value descend_value(Value v, const Type& leaf_type, const std::vector<std::string>& parts) {
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (!v.is_known()) return Value::null(leaf_type);
+    switch (v.type().kind()) {
+      case TypeKind::List:
+      case TypeKind::Set:
+      case TypeKind::Tuple: {
+        size_t index = 0;
+        const std::string& part = parts[i];
+        auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), index);
+        if (ec != std::errc() || index >= v.elements().size()) return Value::null(leaf_type);
+        v = v.elements()[index];
+        break;
+      }
+      case TypeKind::Map:
+      case TypeKind::Object: {
+        auto it = v.attributes().find(parts[i]);
+        if (it == v.attributes().end()) return Value::null(leaf_type);
+        v = it->second;
+        break;
+      }
+      default:
+        return Value::null(leaf_type);
+    }
+  }
+  return v.is_unknown() ? Value::null(leaf_type) : v;
+}
+
+}  // namespace
+
+ResourceData::ResourceData(const Schema& schema, Value state, Value config, Value planned)
+    : schema_(&schema),
+      state_(std::move(state)),
+      config_(std::move(config)),
+      planned_(std::move(planned)) {}
+
+Value ResourceData::base() const {
+  if (!planned_.is_null()) return planned_;
+  if (!state_.is_null()) return state_;
+  if (!config_.is_null()) return config_;
+  return Value::null(schema_->block.implied_type());
+}
+
+std::string ResourceData::id() const {
+  if (id_) return *id_;
+  if (cleared_) return "";
+  Value id = base().is_null() ? Value() : base().get_attribute("id");
+  if (id.is_known() && !id.is_null() && id.type().kind() == TypeKind::String) return id.as_string();
+  return "";
+}
+
+void ResourceData::set_id(std::string id) {
+  cleared_ = id.empty();
+  id_ = std::move(id);
+}
+
+std::optional<Type> ResourceData::type_of(const std::string& address) const {
+  auto parts = split_address(address);
+  Type object_type = schema_->block.implied_type();
+  auto it = object_type.attributes().find(parts[0]);
+  if (it == object_type.attributes().end()) return std::nullopt;
+  return descend_type(it->second, parts);
+}
+
+Value ResourceData::get(const std::string& address) const {
+  auto parts = split_address(address);
+  auto leaf = type_of(address);
+  if (!leaf) return Value();
+  Value top;
+  if (auto it = set_.find(parts[0]); it != set_.end()) {
+    top = it->second;
+  } else {
+    Value b = base();
+    top = b.is_known() ? b.get_attribute(parts[0])
+                       : Value::null(schema_->block.implied_type().attributes().at(parts[0]));
+  }
+  return descend_value(top, *leaf, parts);
+}
+
+Diagnostics ResourceData::set(const std::string& key, Value v) {
+  Diagnostics diags;
+  AttributePath path{AttributeName{key}};
+  Type object_type = schema_->block.implied_type();
+  auto it = object_type.attributes().find(key);
+  if (it == object_type.attributes().end()) {
+    diags.error("Unknown attribute \"" + key + "\"",
+                "The resource schema has no attribute named \"" + key + "\".", path);
+    return diags;
+  }
+  if (key == "id") {
+    diags.error("Attribute \"id\" is set with set_id", "Use d:set_id(...) to set the id.", path);
+    return diags;
+  }
+  if (v.type() != it->second && !(v.is_null() && v.type().is_dynamic())) {
+    diags.error("Wrong type for attribute \"" + key + "\"",
+                "Expected " + it->second.friendly_name() + ", got " + v.type().friendly_name() + ".",
+                path);
+    return diags;
+  }
+  if (v.is_null()) v = Value::null(it->second);
+  set_[key] = std::move(v);
+  return diags;
+}
+
+std::pair<Value, Value> ResourceData::get_change(const std::string& address) const {
+  auto leaf = type_of(address);
+  if (!leaf) return {Value(), Value()};
+  auto parts = split_address(address);
+  Value old_top = state_.is_known() ? state_.get_attribute(parts[0]) : Value::null(*leaf);
+  return {descend_value(old_top, *leaf, parts), get(address)};
+}
+
+bool ResourceData::has_change(const std::string& address) const {
+  auto [old_value, new_value] = get_change(address);
+  return old_value != new_value;
+}
+
+Value ResourceData::result() const {
+  const Type object_type = schema_->block.implied_type();
+  std::string current_id = id();
+  if (current_id.empty()) return Value::null(object_type);
+  Value b = base();
+  Value::Object attrs;
+  for (const auto& [name, type] : object_type.attributes()) {
+    Value v;
+    if (auto it = set_.find(name); it != set_.end()) {
+      v = it->second;
+    } else {
+      v = b.is_known() ? b.get_attribute(name) : Value::null(type);
+    }
+    attrs[name] = unknowns_to_null(v);
+  }
+  if (object_type.attributes().count("id")) attrs["id"] = Value::string(current_id);
+  return Value::object(object_type, std::move(attrs));
+}
+
+}  // namespace luaform::engine

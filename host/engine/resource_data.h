@@ -1,0 +1,52 @@
+// ResourceData: the desired state of one resource instance as a CRUD function sees it.
+// Reads follow helper/schema's priority: state < config < plan < values set by the function.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/schema.h"
+#include "host/engine/value.h"
+
+namespace luaform::engine {
+
+class ResourceData {
+ public:
+  // `state`, `config` and `planned` are objects of the block's implied type, or null.
+  ResourceData(const Schema& schema, Value state, Value config, Value planned);
+
+  const Schema& schema() const { return *schema_; }
+  std::string id() const;
+  void set_id(std::string id);
+  bool is_new_resource() const { return state_.is_null(); }
+
+  // Top-level attribute or a dotted address into nested values ("disk.0.size", "tags.env").
+  // Unset values come back as null of their type; callers map null to the zero value.
+  Value get(const std::string& address) const;
+  // Type of the attribute at `address`, or nullopt when the schema has no such attribute.
+  std::optional<Type> type_of(const std::string& address) const;
+  // Sets a top-level attribute or block. Diagnostics name the attribute on a type mismatch.
+  Diagnostics set(const std::string& key, Value v);
+  bool has_change(const std::string& address) const;
+  // Old value (prior state) and new value (plan, or what the function set).
+  std::pair<Value, Value> get_change(const std::string& address) const;
+
+  // The object to save: planned/state values overlaid with what was set, remaining
+  // unknowns made null. A null object when the id is empty (the resource is gone).
+  Value result() const;
+  // Marks the instance as gone (read found it deleted, delete succeeded).
+  void clear() { id_.reset(); cleared_ = true; }
+
+ private:
+  Value base() const;  // planned if known, else config/state merged
+  const Schema* schema_;
+  Value state_, config_, planned_;
+  std::map<std::string, Value> set_;
+  std::optional<std::string> id_;
+  bool cleared_ = false;
+};
+
+}  // namespace luaform::engine

@@ -1,0 +1,70 @@
+// The schema model: what a provider, resource or data source declares, with the
+// helper/schema options (force_new, default, ...) that the engine's plan and apply rules read.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/engine/type.h"
+#include "host/engine/value.h"
+
+namespace luaform::engine {
+
+struct Attribute {
+  std::string name;
+  Type type;
+  std::string description;
+  bool description_markdown = false;
+  bool required = false;
+  bool optional = false;
+  bool computed = false;
+  bool sensitive = false;
+  bool force_new = false;
+  std::string deprecated;               // non-empty: the deprecation message
+  std::optional<Value> default_value;   // applied at plan time when config is null
+};
+
+enum class NestingMode { Single, List, Set, Map, Group };
+
+struct NestedBlock;
+
+struct Block {
+  std::vector<Attribute> attributes;
+  std::vector<NestedBlock> blocks;
+  std::string description;
+  bool description_markdown = false;
+  std::string deprecated;
+
+  // The object type of a value conforming to this block.
+  Type implied_type() const;
+  const Attribute* find_attribute(const std::string& name) const;
+  const NestedBlock* find_block(const std::string& name) const;
+};
+
+struct NestedBlock {
+  std::string type_name;
+  Block block;
+  NestingMode nesting = NestingMode::List;
+  int64_t min_items = 0;
+  int64_t max_items = 0;  // 0: unlimited
+  bool force_new = false;
+
+  Type implied_type() const;
+};
+
+struct Schema {
+  int64_t version = 0;
+  Block block;
+};
+
+// Everything a provider declares, as GetProviderSchema reports it.
+struct ProviderSchema {
+  Schema provider;
+  std::map<std::string, Schema> resources;     // keyed by full type name ("local_file")
+  std::map<std::string, Schema> data_sources;  // keyed by full type name
+};
+
+}  // namespace luaform::engine

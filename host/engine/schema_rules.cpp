@@ -1,0 +1,79 @@
+#include "host/engine/schema_rules.h"
+
+namespace luaform::engine {
+namespace {
+
+void serve_block(Block& block) {
+  for (auto& attr : block.attributes) {
+    if (attr.default_value && !attr.required) {
+      attr.optional = true;
+      attr.computed = true;
+    }
+  }
+  for (auto& nested : block.blocks) serve_block(nested.block);
+}
+
+void ensure_id(Block& block) {
+  if (block.find_attribute("id")) return;
+  Attribute id;
+  id.name = "id";
+  id.type = Type::string();
+  id.computed = true;
+  id.description = "The identifier of this object.";
+  block.attributes.insert(block.attributes.begin(), std::move(id));
+}
+
+}  // namespace
+
+ProviderSchema schema_as_served(const ProviderSchema& declared) {
+  ProviderSchema served = declared;
+  // Provider configuration is never planned, so its defaults are applied at configure time
+  // and its attributes keep the flags the author gave them.
+  for (auto& [name, schema] : served.resources) {
+    serve_block(schema.block);
+    ensure_id(schema.block);
+  }
+  for (auto& [name, schema] : served.data_sources) {
+    serve_block(schema.block);
+    ensure_id(schema.block);
+  }
+  return served;
+}
+
+Value with_defaults(const Block& block, const Value& object) {
+  if (!object.is_known()) return object;
+  Value out = object;
+  for (const auto& attr : block.attributes) {
+    if (attr.default_value && out.get_attribute(attr.name).is_null()) {
+      out = out.with_attribute(attr.name, *attr.default_value);
+    }
+  }
+  return out;
+}
+
+void validate_block(const Block& block, const std::string& where, Diagnostics& diags) {
+  for (const auto& attr : block.attributes) {
+    AttributePath path{AttributeName{attr.name}};
+    const std::string what = where + ": attribute \"" + attr.name + "\"";
+    if (!attr.required && !attr.optional && !attr.computed) {
+      diags.error(what + " must be required, optional or computed", {}, path);
+    }
+    if (attr.required && (attr.optional || attr.computed)) {
+      diags.error(what + " cannot be required and also optional or computed", {}, path);
+    }
+    if (attr.required && attr.default_value) {
+      diags.error(what + " is required, so it cannot have a default", {}, path);
+    }
+    if (attr.computed && !attr.optional && attr.force_new) {
+      diags.error(what + " is computed only, so it cannot force a new resource", {}, path);
+    }
+  }
+  for (const auto& nested : block.blocks) {
+    if (block.find_attribute(nested.type_name)) {
+      diags.error(where + ": block \"" + nested.type_name + "\" has the name of an attribute");
+    }
+    validate_block(nested.block, where + "." + nested.type_name, diags);
+  }
+}
+
+}  // namespace luaform::engine

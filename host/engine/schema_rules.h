@@ -1,0 +1,20 @@
+// Rules that turn the schema an author declares into the schema Terraform is shown.
+#pragma once
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/schema.h"
+
+namespace luaform::engine {
+
+// An attribute with a default is planned with a value the configuration does not hold, which
+// the CLI allows only for computed attributes; so such attributes are shown as
+// optional+computed (the framework's rule). Every resource also gets its computed "id".
+ProviderSchema schema_as_served(const ProviderSchema& declared);
+
+// `object` (of the block's type) with each null attribute that has a default set to it.
+Value with_defaults(const Block& block, const Value& object);
+
+// InternalValidate's checks on one block (reserved names, option combinations).
+void validate_block(const Block& block, const std::string& where, Diagnostics& diags);
+
+}  // namespace luaform::engine

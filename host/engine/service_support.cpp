@@ -1,0 +1,41 @@
+#include "host/engine/service_support.h"
+
+#include <exception>
+
+#include "host/engine/json_codec.h"
+#include "host/engine/msgpack_codec.h"
+
+namespace luaform::engine::detail {
+
+Value decode_dynamic(const DynamicValue& dv, const Type& type, Diagnostics& diags) {
+  if (!dv.msgpack.empty()) return decode_msgpack(dv.msgpack, type, diags);
+  if (!dv.json.empty()) return decode_value_json(dv.json, type, diags);
+  return Value::null(type);
+}
+
+DynamicValue encode_dynamic(const Value& v, const Type& type) {
+  return DynamicValue{encode_msgpack(v, type), {}};
+}
+
+const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
+                          const std::string& type_name, Diagnostics& diags) {
+  auto it = schemas.find(type_name);
+  if (it != schemas.end()) return &it->second;
+  diags.error("Unknown " + kind + " type \"" + type_name + "\"",
+              "This provider has no " + kind + " named \"" + type_name +
+                  "\". Check that its script loaded without errors.");
+  return nullptr;
+}
+
+Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
+                         ResourceData& d) {
+  try {
+    return logic.call(op, type_name, d);
+  } catch (const std::exception& e) {
+    Diagnostics diags;
+    diags.error(type_name + ": " + operation_name(op) + " failed", e.what());
+    return diags;
+  }
+}
+
+}  // namespace luaform::engine::detail

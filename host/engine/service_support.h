@@ -1,0 +1,25 @@
+// Helpers shared by the RPC implementations of ProviderService (not part of its interface).
+#pragma once
+
+#include <string>
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/provider_service.h"
+#include "host/engine/schema.h"
+#include "host/engine/value.h"
+
+namespace luaform::engine::detail {
+
+// Decodes whichever encoding is present; an empty DynamicValue is a null of `type`.
+Value decode_dynamic(const DynamicValue& dv, const Type& type, Diagnostics& diags);
+DynamicValue encode_dynamic(const Value& v, const Type& type);
+
+// The schema of a resource or data source, or null with an error naming the type.
+const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
+                          const std::string& type_name, Diagnostics& diags);
+
+// Runs a logic call and attaches a summary naming the operation when the logic throws.
+Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
+                         ResourceData& d);
+
+}  // namespace luaform::engine::detail

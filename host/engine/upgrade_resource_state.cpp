@@ -1,0 +1,36 @@
+// UpgradeResourceState: decodes stored JSON state into the current schema. Attributes the
+// schema no longer has are dropped; a state written by a newer schema version is refused.
+#include "host/engine/json_codec.h"
+#include "host/engine/provider_service.h"
+#include "host/engine/service_support.h"
+
+namespace luaform::engine {
+
+UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& req) const {
+  UpgradeResponse resp;
+  Diagnostics& diags = resp.diagnostics;
+  const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
+  if (!schema) return resp;
+  const Type type = schema->block.implied_type();
+  if (req.version > schema->version) {
+    diags.error("State of " + req.type_name + " is from a newer provider",
+                "The stored state has schema version " + std::to_string(req.version) +
+                    " but this provider's is " + std::to_string(schema->version) +
+                    ". Use the provider version that wrote it.");
+    return resp;
+  }
+  if (req.raw_state_json.empty()) {
+    if (!req.raw_state_flatmap.empty()) {
+      diags.error("Legacy flatmap state is not supported",
+                  "State for " + req.type_name + " was written by Terraform 0.11 or older.");
+    }
+    resp.upgraded_state = detail::encode_dynamic(Value::null(type), type);
+    return resp;
+  }
+  Value state = decode_value_json(req.raw_state_json, type, diags, /*drop_unknown=*/true);
+  if (diags.has_errors()) return resp;
+  resp.upgraded_state = detail::encode_dynamic(state, type);
+  return resp;
+}
+
+}  // namespace luaform::engine

@@ -1,0 +1,93 @@
+// luaform: the host binary. Renamed terraform-provider-NAME and placed beside Lua scripts, it
+// is a Terraform/OpenTofu provider; started by hand, it explains itself.
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "host/discovery.h"
+#include "host/engine/provider_service.h"
+#include "host/lua/lua_provider.h"
+#include "host/protocol/serve.h"
+
+#ifndef LUAFORM_VERSION
+#define LUAFORM_VERSION "0.0.0"
+#endif
+
+namespace {
+
+void print_scripts(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
+  out << "provider:     " << scripts.provider_name << "\n"
+      << "scripts in:   " << scripts.directory.string() << "\n"
+      << "provider.lua: " << (scripts.provider_script ? "yes" : "no (no provider configuration)")
+      << "\n";
+  for (const auto& [name, path] : scripts.resources) {
+    out << "resource:     " << name << "  (" << path.filename().string() << ")\n";
+  }
+  for (const auto& [name, path] : scripts.data_sources) {
+    out << "data source:  " << name << "  (" << path.filename().string() << ")\n";
+  }
+}
+
+void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
+  out << "luaform " << LUAFORM_VERSION
+      << ": a Terraform/OpenTofu provider whose resources are Lua scripts.\n\n";
+  print_scripts(scripts, out);
+  out << "\nThis binary is a plugin: OpenTofu or Terraform starts it. To use it, name it\n"
+         "terraform-provider-NAME, put it next to the scripts, and point the CLI at that\n"
+         "directory with dev_overrides in a CLI configuration file:\n\n"
+         "  provider_installation {\n"
+         "    dev_overrides { \"registry.opentofu.org/luaform/"
+      << scripts.provider_name << "\" = \"" << scripts.directory.string()
+      << "\" }\n"
+         "  }\n\n"
+         "Options:\n"
+         "  --help      this text\n"
+         "  --version   print the version\n"
+         "  --check     load every script and report problems (file:line)\n"
+         "  --debug     serve in reattach mode and print TF_REATTACH_PROVIDERS\n";
+}
+
+// Loads everything and prints each problem; exit status 1 when there is an error.
+int check(const luaform::lua::ScriptSet& scripts) {
+  auto service =
+      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  auto diags = service->get_provider_schema().diagnostics;
+  print_scripts(scripts, std::cout);
+  for (const auto& d : diags.items()) {
+    std::cout << (d.severity == luaform::engine::Severity::Error ? "error: " : "warning: ")
+              << d.summary << (d.detail.empty() ? "" : "\n  " + d.detail) << "\n";
+  }
+  std::cout << (diags.has_errors() ? "check failed\n" : "check passed\n");
+  return diags.has_errors() ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto invoked = luaform::invoked_path(argc > 0 ? argv[0] : nullptr);
+  const auto scripts = luaform::discover_scripts(invoked);
+  const std::string arg = argc > 1 ? argv[1] : "";
+
+  if (arg == "--version") {
+    std::cout << "luaform " << LUAFORM_VERSION << "\n";
+    return 0;
+  }
+  if (arg == "--help" || arg == "-h") {
+    print_usage(scripts, std::cout);
+    return 0;
+  }
+  if (arg == "--check") return check(scripts);
+
+  luaform::protocol::ServeOptions options;
+  options.debug = arg == "--debug";
+  options.provider_address = "registry.opentofu.org/luaform/" + scripts.provider_name;
+  if (!options.debug && !luaform::protocol::started_by_cli()) {
+    print_usage(scripts, std::cerr);
+    std::cerr << "\nThis binary is a plugin and is not meant to be run directly.\n";
+    return 1;
+  }
+  auto service =
+      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  return luaform::protocol::serve(service, options);
+}

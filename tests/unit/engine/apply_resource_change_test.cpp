@@ -1,0 +1,188 @@
+#include <doctest/doctest.h>
+
+#include "scripted_logic.h"
+
+using namespace luaform::engine;
+using namespace luaform::engine::testing;
+
+namespace {
+
+struct ApplyFixture {
+  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
+  std::unique_ptr<ProviderService> service;
+  Type type;
+
+  ApplyFixture() {
+    logic->declared.resources["test_file"] = file_schema();
+    service = std::make_unique<ProviderService>(logic);
+    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+  }
+  Value object(Value::Object attrs) const { return Value::object(type, std::move(attrs)); }
+  ApplyResponse apply(const Value& prior, const Value& planned, const Value& config) const {
+    return service->apply_resource_change(
+        ApplyRequest{"test_file", wire(prior), wire(planned), wire(config), {}});
+  }
+  Value existing() const {
+    return object({{"id", Value::string("/a")},
+                   {"path", Value::string("/a")},
+                   {"content", Value::string("x")},
+                   {"sha", Value::string("abc")},
+                   {"mode", Value::string("0644")}});
+  }
+  Value planned_create() const {
+    return object({{"id", Value::unknown(Type::string())},
+                   {"path", Value::string("/a")},
+                   {"content", Value::string("x")},
+                   {"sha", Value::unknown(Type::string())},
+                   {"mode", Value::unknown(Type::string())}});
+  }
+};
+
+Diagnostics fail(const std::string& message) {
+  Diagnostics d;
+  d.error(message);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("create that sets an id saves the state with every unknown made known") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Create] = [](ResourceData& d) {
+    d.set_id("/a");
+    return d.set("sha", Value::string("123"));
+  };
+  ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  Value state = unwire(resp.new_state, f.type);
+  CHECK(state.get_attribute("id") == Value::string("/a"));
+  CHECK(state.get_attribute("sha") == Value::string("123"));
+  CHECK(state.get_attribute("mode").is_null());
+  CHECK(state.is_wholly_known());
+}
+
+TEST_CASE("create that fails before setting an id saves nothing") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Create] = [](ResourceData&) { return fail("boom"); };
+  ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
+  CHECK(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.new_state, f.type).is_null());
+}
+
+TEST_CASE("create that fails after setting an id saves the state and reports the error") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Create] = [](ResourceData& d) {
+    d.set_id("/a");
+    return fail("boom after id");
+  };
+  ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
+  CHECK(resp.diagnostics.has_errors());
+  Value state = unwire(resp.new_state, f.type);
+  REQUIRE_FALSE(state.is_null());
+  CHECK(state.get_attribute("id") == Value::string("/a"));
+}
+
+TEST_CASE("create that succeeds without an id is an error and saves nothing") {
+  ApplyFixture f;
+  ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
+  CHECK(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.new_state, f.type).is_null());
+}
+
+TEST_CASE("update that fails still saves the new state") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Update] = [](ResourceData& d) {
+    CHECK(d.has_change("content"));
+    auto [old_value, new_value] = d.get_change("content");
+    CHECK(old_value == Value::string("x"));
+    CHECK(new_value == Value::string("y"));
+    return fail("half done");
+  };
+  Value planned = f.existing()
+                      .with_attribute("content", Value::string("y"))
+                      .with_attribute("sha", Value::unknown(Type::string()));
+  ApplyResponse resp = f.apply(f.existing(), planned, planned);
+  CHECK(resp.diagnostics.has_errors());
+  Value state = unwire(resp.new_state, f.type);
+  CHECK(state.get_attribute("content") == Value::string("y"));
+  CHECK(state.get_attribute("id") == Value::string("/a"));
+}
+
+TEST_CASE("delete that succeeds removes the state") {
+  ApplyFixture f;
+  bool deleted = false;
+  f.logic->callbacks[Operation::Delete] = [&](ResourceData& d) {
+    CHECK(d.id() == "/a");
+    deleted = true;
+    return Diagnostics{};
+  };
+  ApplyResponse resp = f.apply(f.existing(), Value::null(f.type), Value::null(f.type));
+  CHECK(deleted);
+  CHECK_FALSE(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.new_state, f.type).is_null());
+}
+
+TEST_CASE("delete that fails keeps the prior state") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Delete] = [](ResourceData&) { return fail("busy"); };
+  ApplyResponse resp = f.apply(f.existing(), Value::null(f.type), Value::null(f.type));
+  CHECK(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.new_state, f.type) == f.existing());
+}
+
+TEST_CASE("a function that changes a planned value gets an error naming the attribute") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Create] = [](ResourceData& d) {
+    d.set_id("/a");
+    return d.set("content", Value::string("not what was planned"));
+  };
+  ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
+  REQUIRE(resp.diagnostics.has_errors());
+  CHECK(resp.diagnostics.items()[0].path == AttributePath{AttributeName{"content"}});
+}
+
+TEST_CASE("read that clears the id reports the object gone") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Read] = [](ResourceData& d) {
+    d.set_id("");
+    return Diagnostics{};
+  };
+  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", wire(f.existing()), {}});
+  CHECK_FALSE(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.new_state, f.type).is_null());
+}
+
+TEST_CASE("read that fails keeps the current state") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Read] = [](ResourceData&) { return fail("unreachable"); };
+  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", wire(f.existing()), {}});
+  CHECK(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.new_state, f.type) == f.existing());
+}
+
+TEST_CASE("read sees drift set by the function") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Read] = [](ResourceData& d) {
+    return d.set("content", Value::string("changed outside"));
+  };
+  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", wire(f.existing()), {}});
+  CHECK(unwire(resp.new_state, f.type).get_attribute("content") ==
+        Value::string("changed outside"));
+}
+
+TEST_CASE("import by id returns an object holding only the id") {
+  ApplyFixture f;
+  ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "/x"});
+  REQUIRE(resp.imported.size() == 1);
+  Value state = unwire(resp.imported[0].state, f.type);
+  CHECK(state.get_attribute("id") == Value::string("/x"));
+  CHECK(state.get_attribute("path").is_null());
+}
+
+TEST_CASE("import of a type without an importer is an error") {
+  ApplyFixture f;
+  f.logic->import_supported = false;
+  ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "/x"});
+  CHECK(resp.diagnostics.has_errors());
+  CHECK(resp.imported.empty());
+}

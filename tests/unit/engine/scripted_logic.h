@@ -1,0 +1,70 @@
+// A ProviderLogic whose schema and CRUD callbacks are given by each test, so the engine's
+// rules can be specified without Lua or gRPC.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "host/engine/msgpack_codec.h"
+#include "host/engine/provider_logic.h"
+#include "host/engine/provider_service.h"
+
+namespace luaform::engine::testing {
+
+struct ScriptedLogic : ProviderLogic {
+  using Callback = std::function<Diagnostics(ResourceData&)>;
+  ProviderSchema declared;
+  Diagnostics loading;
+  std::map<Operation, Callback> callbacks;
+  bool update_supported = true;
+  bool import_supported = true;
+  Value configured_with;
+
+  const Diagnostics& load_diagnostics() const override { return loading; }
+  const ProviderSchema& schema() const override { return declared; }
+  bool has_update(const std::string&) const override { return update_supported; }
+  bool importable(const std::string&) const override { return import_supported; }
+  Diagnostics configure(const Value& config) override {
+    configured_with = config;
+    return {};
+  }
+  Diagnostics call(Operation op, const std::string&, ResourceData& d) override {
+    auto it = callbacks.find(op);
+    return it == callbacks.end() ? Diagnostics{} : it->second(d);
+  }
+  void stop() override {}
+};
+
+inline Attribute attribute(std::string name, Type type, bool required, bool optional,
+                           bool computed) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = std::move(type);
+  a.required = required;
+  a.optional = optional;
+  a.computed = computed;
+  return a;
+}
+
+// A resource "test_file": path (required, force_new), content (optional, default ""),
+// sha (computed), mode (optional+computed), plus the served id.
+inline Schema file_schema() {
+  Schema s;
+  Attribute path = attribute("path", Type::string(), true, false, false);
+  path.force_new = true;
+  Attribute content = attribute("content", Type::string(), false, true, false);
+  content.default_value = Value::string("");
+  s.block.attributes = {path, content, attribute("sha", Type::string(), false, false, true),
+                        attribute("mode", Type::string(), false, true, true)};
+  return s;
+}
+
+inline DynamicValue wire(const Value& v) { return DynamicValue{encode_msgpack(v, v.type()), {}}; }
+
+inline Value unwire(const DynamicValue& dv, const Type& t) {
+  Diagnostics diags;
+  return decode_msgpack(dv.msgpack, t, diags);
+}
+
+}  // namespace luaform::engine::testing
