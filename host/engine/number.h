@@ -13,7 +13,14 @@ class Number {
  public:
   Number() : text_("0") {}
   static Number from_int(int64_t v);
-  static Number from_double(double v);  // shortest text that round-trips the double
+  // The shortest text that round-trips the double (what a Lua script means by 0.1).
+  // Throws std::domain_error for infinities and NaN, which have no decimal text.
+  static Number from_double(double v);
+  // Every digit of the double's exact binary value: 0.1 becomes
+  // 0.1000000000000000055511151231257827021181583404541015625 and 2^64 stays
+  // 18446744073709551616 (where from_double would round it to 18446744073709552000).
+  // Throws std::domain_error like from_double.
+  static Number from_double_exact(double v);
   // Parses decimal text ("12", "-1.5", "1e3", "1.25E-2"); nullopt when it is not a number.
   static std::optional<Number> parse(const std::string& text);
 

@@ -19,6 +19,12 @@ class Value {
   using Object = std::map<std::string, Value>;  // map, object
 
   Value();  // null of the dynamic pseudo-type
+  Value(const Value&) = default;
+  Value(Value&&) noexcept = default;
+  // Assignment copes with the source living inside the target, as in v = v.elements()[0].
+  Value& operator=(const Value& o);
+  Value& operator=(Value&& o) noexcept;
+  ~Value() = default;
   static Value null(Type type);
   static Value unknown(Type type);
   static Value string(std::string s);

@@ -1,0 +1,70 @@
+#include "host/engine/schema.h"
+
+namespace luaform::engine {
+namespace {
+
+bool has_dynamic_types(const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::Dynamic:
+      return true;
+    case TypeKind::List:
+    case TypeKind::Set:
+    case TypeKind::Map:
+      return has_dynamic_types(t.element());
+    case TypeKind::Object:
+      for (const auto& [name, attribute] : t.attributes()) {
+        if (has_dynamic_types(attribute)) return true;
+      }
+      return false;
+    case TypeKind::Tuple:
+      for (const auto& element : t.tuple_elements()) {
+        if (has_dynamic_types(element)) return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Type Block::implied_type() const {
+  std::map<std::string, Type> attrs;
+  for (const Attribute& a : attributes) attrs.emplace(a.name, a.type);
+  for (const NestedBlock& b : blocks) attrs.emplace(b.type_name, b.implied_type());
+  return Type::object(std::move(attrs));
+}
+
+const Attribute* Block::find_attribute(const std::string& name) const {
+  for (const Attribute& a : attributes) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+const NestedBlock* Block::find_block(const std::string& name) const {
+  for (const NestedBlock& b : blocks) {
+    if (b.type_name == name) return &b;
+  }
+  return nullptr;
+}
+
+Type NestedBlock::implied_type() const {
+  Type object = block.implied_type();
+  switch (nesting) {
+    case NestingMode::Single:
+    case NestingMode::Group:
+      return object;
+    case NestingMode::List:
+      // As Terraform's configschema does: list elements must share one type, which blocks
+      // with dynamic attributes cannot promise, so such a block is dynamically typed.
+      return has_dynamic_types(object) ? Type::dynamic() : Type::list(object);
+    case NestingMode::Set:
+      return Type::set(object);
+    case NestingMode::Map:
+      return has_dynamic_types(object) ? Type::dynamic() : Type::map(object);
+  }
+  return object;
+}
+
+}  // namespace luaform::engine
