@@ -8,7 +8,9 @@
 namespace luaform::engine {
 namespace {
 
-bool is_argument(const Attribute& attr) { return attr.required || attr.optional; }
+bool is_argument(const Attribute& attr) {
+  return attr.required || attr.optional;
+}
 
 // True when a change to this attribute can only be made by replacing the resource.
 bool forces_new(const Attribute& attr, bool has_update) {
@@ -52,7 +54,7 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
   }
 
   const bool create = prior.is_null();
-  Value planned = with_defaults(schema->block, proposed);
+  Value planned = with_defaults(schema->block, proposed, config);
   if (create) {
     planned = mark_computed_unknown(schema->block, planned, config, true);
   } else if (planned != prior) {

@@ -95,7 +95,7 @@ Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
   Diagnostics diags;
   Value config = detail::decode_dynamic(req.config, schema_.provider.block.implied_type(), diags);
   if (diags.has_errors()) return diags;
-  config = with_defaults(schema_.provider.block, config);
+  config = with_defaults(schema_.provider.block, config, config);
   try {
     diags.append(logic_->configure(config));
   } catch (const std::exception& e) {
@@ -104,6 +104,8 @@ Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
   return diags;
 }
 
-void ProviderService::stop_provider() { logic_->stop(); }
+void ProviderService::stop_provider() {
+  logic_->stop();
+}
 
 }  // namespace luaform::engine

@@ -101,7 +101,7 @@ struct ReadDataResponse {
 struct UpgradeRequest {
   std::string type_name;
   int64_t version = 0;
-  std::string raw_state_json;                         // JSON state, when given
+  std::string raw_state_json;                            // JSON state, when given
   std::map<std::string, std::string> raw_state_flatmap;  // legacy flatmap state
 };
 struct UpgradeResponse {

@@ -15,7 +15,7 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
   const Type type = schema->block.implied_type();
   Value config = detail::decode_dynamic(req.config, type, diags);
   if (diags.has_errors()) return resp;
-  Value planned = with_defaults(schema->block, config);
+  Value planned = with_defaults(schema->block, config, config);
   ResourceData d(*schema, Value::null(type), config, planned);
   diags.append(detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d));
   if (diags.has_errors()) return resp;

@@ -145,9 +145,9 @@ Diagnostics ResourceData::set(const std::string& key, Value v) {
     return diags;
   }
   if (v.type() != it->second && !(v.is_null() && v.type().is_dynamic())) {
-    diags.error("Wrong type for attribute \"" + key + "\"",
-                "Expected " + it->second.friendly_name() + ", got " + v.type().friendly_name() + ".",
-                path);
+    diags.error(
+        "Wrong type for attribute \"" + key + "\"",
+        "Expected " + it->second.friendly_name() + ", got " + v.type().friendly_name() + ".", path);
     return diags;
   }
   if (v.is_null()) v = Value::null(it->second);

@@ -38,7 +38,10 @@ class ResourceData {
   // unknowns made null. A null object when the id is empty (the resource is gone).
   Value result() const;
   // Marks the instance as gone (read found it deleted, delete succeeded).
-  void clear() { id_.reset(); cleared_ = true; }
+  void clear() {
+    id_.reset();
+    cleared_ = true;
+  }
 
  private:
   Value base() const;  // planned if known, else config/state merged

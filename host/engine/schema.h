@@ -23,8 +23,8 @@ struct Attribute {
   bool computed = false;
   bool sensitive = false;
   bool force_new = false;
-  std::string deprecated;               // non-empty: the deprecation message
-  std::optional<Value> default_value;   // applied at plan time when config is null
+  std::string deprecated;              // non-empty: the deprecation message
+  std::optional<Value> default_value;  // applied at plan time when config is null
 };
 
 enum class NestingMode { Single, List, Set, Map, Group };

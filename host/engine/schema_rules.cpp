@@ -40,11 +40,11 @@ ProviderSchema schema_as_served(const ProviderSchema& declared) {
   return served;
 }
 
-Value with_defaults(const Block& block, const Value& object) {
-  if (!object.is_known()) return object;
+Value with_defaults(const Block& block, const Value& object, const Value& config) {
+  if (!object.is_known() || !config.is_known()) return object;
   Value out = object;
   for (const auto& attr : block.attributes) {
-    if (attr.default_value && out.get_attribute(attr.name).is_null()) {
+    if (attr.default_value && config.get_attribute(attr.name).is_null()) {
       out = out.with_attribute(attr.name, *attr.default_value);
     }
   }

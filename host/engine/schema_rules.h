@@ -11,8 +11,10 @@ namespace luaform::engine {
 // optional+computed (the framework's rule). Every resource also gets its computed "id".
 ProviderSchema schema_as_served(const ProviderSchema& declared);
 
-// `object` (of the block's type) with each null attribute that has a default set to it.
-Value with_defaults(const Block& block, const Value& object);
+// `object` (of the block's type) with the default of each attribute that `config` leaves null.
+// Defaults follow the configuration, not the prior state: removing an argument from the
+// configuration plans its default again.
+Value with_defaults(const Block& block, const Value& object, const Value& config);
 
 // InternalValidate's checks on one block (reserved names, option combinations).
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags);

@@ -122,3 +122,18 @@ TEST_CASE("plan of an unknown resource type is an error naming the type") {
   REQUIRE(resp.diagnostics.has_errors());
   CHECK(resp.diagnostics.items()[0].summary.find("test_nope") != std::string::npos);
 }
+
+TEST_CASE("removing an argument with a default from the config plans the default again") {
+  PlanFixture f;
+  Value prior = f.object({{"id", Value::string("/a")},
+                          {"path", Value::string("/a")},
+                          {"content", Value::string("x")},
+                          {"sha", Value::string("abc")},
+                          {"mode", Value::string("0644")}});
+  Value config = f.object({{"path", Value::string("/a")}});
+  // The CLI proposes the prior value for a computed attribute the config leaves null.
+  PlanResponse resp = f.plan(prior, prior, config);
+  Value planned = unwire(resp.planned_state, f.type);
+  CHECK(planned.get_attribute("content") == Value::string(""));
+  CHECK(planned.get_attribute("sha").is_unknown());
+}

@@ -60,7 +60,9 @@ inline Schema file_schema() {
   return s;
 }
 
-inline DynamicValue wire(const Value& v) { return DynamicValue{encode_msgpack(v, v.type()), {}}; }
+inline DynamicValue wire(const Value& v) {
+  return DynamicValue{encode_msgpack(v, v.type()), {}};
+}
 
 inline Value unwire(const DynamicValue& dv, const Type& t) {
   Diagnostics diags;
