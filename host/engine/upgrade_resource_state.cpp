@@ -27,7 +27,8 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
     resp.upgraded_state = detail::encode_dynamic(Value::null(type), type);
     return resp;
   }
-  Value state = decode_value_json(req.raw_state_json, type, diags, /*drop_unknown=*/true);
+  Value state =
+      decode_value_json(req.raw_state_json, type, diags, /*drop_unknown_attributes=*/true);
   if (diags.has_errors()) return resp;
   resp.upgraded_state = detail::encode_dynamic(state, type);
   return resp;
