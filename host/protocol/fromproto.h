@@ -1,0 +1,127 @@
+// Protocol messages -> engine request pieces; templates shared by tfplugin5 and tfplugin6,
+// whose messages agree field for field.
+#pragma once
+
+#include <string>
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/provider_service.h"
+
+namespace luaform::protocol::fromproto {
+
+// An unset DynamicValue message and one with both fields empty mean the same thing to the
+// engine: null of the schema's type.
+template <class ProtoDynamicValue>
+engine::DynamicValue dynamic_value(const ProtoDynamicValue& v) {
+  engine::DynamicValue out;
+  out.msgpack = v.msgpack();
+  out.json = v.json();
+  return out;
+}
+
+template <class ProtoRawState>
+void raw_state(const ProtoRawState& raw, engine::UpgradeRequest& req) {
+  req.raw_state_json = raw.json();
+  for (const auto& [k, v] : raw.flatmap()) req.raw_state_flatmap.emplace(k, v);
+}
+
+template <class ProtoPath>
+engine::AttributePath attribute_path(const ProtoPath& path) {
+  engine::AttributePath out;
+  for (const auto& step : path.steps()) {
+    if (step.has_attribute_name()) {
+      out.push_back(engine::AttributeName{step.attribute_name()});
+    } else if (step.has_element_key_string()) {
+      out.push_back(engine::ElementKey{step.element_key_string()});
+    } else if (step.has_element_key_int()) {
+      out.push_back(engine::ElementIndex{step.element_key_int()});
+    }
+  }
+  return out;
+}
+
+// One function per request message. Fields the engine has no use for (provider_meta,
+// client_capabilities, identities) are dropped here: luaform never defers, declares no
+// write-only attributes, no provider_meta schema and no identities.
+
+template <class Req>
+engine::ValidateRequest validate_provider_request(const Req& req) {
+  engine::ValidateRequest out;
+  out.config = dynamic_value(req.config());
+  return out;
+}
+
+// ValidateResourceConfig and ValidateDataResourceConfig (and their protocol 5 names).
+template <class Req>
+engine::ValidateRequest validate_request(const Req& req) {
+  engine::ValidateRequest out;
+  out.type_name = req.type_name();
+  out.config = dynamic_value(req.config());
+  return out;
+}
+
+template <class Req>
+engine::ConfigureRequest configure_request(const Req& req) {
+  engine::ConfigureRequest out;
+  out.terraform_version = req.terraform_version();
+  out.config = dynamic_value(req.config());
+  return out;
+}
+
+template <class Req>
+engine::PlanRequest plan_request(const Req& req) {
+  engine::PlanRequest out;
+  out.type_name = req.type_name();
+  out.prior_state = dynamic_value(req.prior_state());
+  out.proposed_new_state = dynamic_value(req.proposed_new_state());
+  out.config = dynamic_value(req.config());
+  out.prior_private = req.prior_private();
+  return out;
+}
+
+template <class Req>
+engine::ApplyRequest apply_request(const Req& req) {
+  engine::ApplyRequest out;
+  out.type_name = req.type_name();
+  out.prior_state = dynamic_value(req.prior_state());
+  out.planned_state = dynamic_value(req.planned_state());
+  out.config = dynamic_value(req.config());
+  out.planned_private = req.planned_private();
+  return out;
+}
+
+template <class Req>
+engine::ReadRequest read_request(const Req& req) {
+  engine::ReadRequest out;
+  out.type_name = req.type_name();
+  out.current_state = dynamic_value(req.current_state());
+  out.private_data = req.private_();
+  return out;
+}
+
+template <class Req>
+engine::ReadDataRequest read_data_request(const Req& req) {
+  engine::ReadDataRequest out;
+  out.type_name = req.type_name();
+  out.config = dynamic_value(req.config());
+  return out;
+}
+
+template <class Req>
+engine::UpgradeRequest upgrade_request(const Req& req) {
+  engine::UpgradeRequest out;
+  out.type_name = req.type_name();
+  out.version = req.version();
+  raw_state(req.raw_state(), out);
+  return out;
+}
+
+template <class Req>
+engine::ImportRequest import_request(const Req& req) {
+  engine::ImportRequest out;
+  out.type_name = req.type_name();
+  out.id = req.id();
+  return out;
+}
+
+}  // namespace luaform::protocol::fromproto

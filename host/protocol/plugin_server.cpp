@@ -1,0 +1,74 @@
+#include "host/protocol/plugin_server.h"
+
+#include <sys/stat.h>
+
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+
+namespace luaform::protocol {
+
+namespace {
+
+// terraform-plugin-go's limit; gRPC's default of 4 MiB is too small for large schemas/states.
+constexpr int kMaxMessageBytes = 256 << 20;
+
+std::shared_ptr<grpc::ServerCredentials> credentials(const PluginServerConfig& config) {
+  if (!config.tls) return grpc::InsecureServerCredentials();
+  // As go-plugin: the client must present exactly the certificate it announced.
+  grpc::SslServerCredentialsOptions options(
+      GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  options.pem_root_certs = config.tls->client_ca_pem;
+  options.pem_key_cert_pairs.push_back({config.tls->key_pem, config.tls->cert_pem});
+  return grpc::SslServerCredentials(options);
+}
+
+}  // namespace
+
+PluginServer::PluginServer(std::shared_ptr<engine::ProviderService> service)
+    : provider6_(service),
+      provider5_(std::move(service)),
+      controller_(shutdown_),
+      stdio_(shutdown_) {}
+
+std::unique_ptr<PluginServer> PluginServer::start(std::shared_ptr<engine::ProviderService> service,
+                                                  const PluginServerConfig& config,
+                                                  std::string& error) {
+  std::unique_ptr<PluginServer> self(new PluginServer(std::move(service)));
+  // go-plugin's clients may ask the health service about the service named "plugin".
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("unix:" + config.socket_path, credentials(config));
+  builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  builder.SetMaxSendMessageSize(kMaxMessageBytes);
+  builder.RegisterService(&self->provider6_);
+  builder.RegisterService(&self->provider5_);
+  builder.RegisterService(&self->controller_);
+  builder.RegisterService(&self->stdio_);
+  self->server_ = builder.BuildAndStart();
+  if (!self->server_) {
+    error = "cannot serve gRPC on unix socket " + config.socket_path;
+    return nullptr;
+  }
+  // The directory is private already; this keeps the socket itself owner-only as well.
+  ::chmod(config.socket_path.c_str(), 0600);
+  if (auto* health = self->server_->GetHealthCheckService()) {
+    health->SetServingStatus("plugin", true);
+  }
+  return self;
+}
+
+void PluginServer::stop(std::chrono::milliseconds grace) {
+  if (stopped_ || !server_) return;
+  stopped_ = true;
+  // Ends the stdio stream, which would otherwise hold Shutdown open for the whole grace.
+  shutdown_.request();
+  server_->Shutdown(std::chrono::system_clock::now() + grace);
+  server_->Wait();
+}
+
+PluginServer::~PluginServer() {
+  stop();
+}
+
+}  // namespace luaform::protocol

@@ -1,0 +1,58 @@
+// The gRPC server a plugin process runs: the provider service for both protocol versions,
+// the health service, go-plugin's controller and stdio services, on one unix socket, with or
+// without mutual TLS. serve() wraps it with the handshake; tests drive it directly.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <grpcpp/server.h>
+
+#include "host/engine/provider_service.h"
+#include "host/protocol/go_plugin_services.h"
+#include "host/protocol/shutdown_signal.h"
+#include "host/protocol/tfplugin5_server.h"
+#include "host/protocol/tfplugin6_server.h"
+
+namespace luaform::protocol {
+
+struct MutualTls {
+  std::string cert_pem;       // our certificate
+  std::string key_pem;        // its private key
+  std::string client_ca_pem;  // the only certificate a client may present
+};
+
+struct PluginServerConfig {
+  std::string socket_path;
+  std::optional<MutualTls> tls;  // nullopt: plaintext (debug mode, TF_DISABLE_PLUGIN_TLS)
+};
+
+class PluginServer {
+ public:
+  // Starts listening; nullptr and `error` set when the socket or credentials are unusable.
+  static std::unique_ptr<PluginServer> start(std::shared_ptr<engine::ProviderService> service,
+                                             const PluginServerConfig& config, std::string& error);
+  ~PluginServer();  // stops the server if stop() was not called
+  PluginServer(const PluginServer&) = delete;
+  PluginServer& operator=(const PluginServer&) = delete;
+
+  // Set by GRPCController.Shutdown; anyone may request it (signals, tests).
+  ShutdownSignal& shutdown_signal() { return shutdown_; }
+  // Stops accepting calls and waits up to `grace` for running ones before cancelling them.
+  void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(1000));
+
+ private:
+  explicit PluginServer(std::shared_ptr<engine::ProviderService> service);
+
+  ShutdownSignal shutdown_;
+  Tfplugin6Server provider6_;
+  Tfplugin5Server provider5_;
+  ControllerService controller_;
+  StdioService stdio_;
+  std::unique_ptr<grpc::Server> server_;
+  bool stopped_ = false;
+};
+
+}  // namespace luaform::protocol

@@ -1,0 +1,129 @@
+// The plugin's life as go-plugin defines it: check the cookie, pick a protocol version,
+// listen on a private unix socket (with AutoMTLS when the CLI asks for it), announce the
+// socket on stdout, then serve until the CLI says Shutdown or we get SIGTERM.
+#include "host/protocol/serve.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host/protocol/handshake.h"
+#include "host/protocol/plugin_server.h"
+#include "host/protocol/signal_watcher.h"
+#include "host/protocol/socket_path.h"
+#include "host/protocol/tls_certificate.h"
+
+namespace luaform::protocol {
+
+namespace {
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+
+// Prints a line on stdout and flushes: the CLI reads the handshake line the moment it appears.
+void announce(const std::string& line) {
+  std::cout << line << "\n";
+  std::cout.flush();
+}
+
+}  // namespace
+
+bool started_by_cli() {
+  return env_or_empty(kMagicCookieKey) == kMagicCookieValue;
+}
+
+int serve(std::shared_ptr<engine::ProviderService> service, const ServeOptions& options) {
+  if (!options.debug && !started_by_cli()) {
+    std::cerr << "This binary is a plugin. These are not meant to be executed directly.\n"
+                 "Run the program that uses this plugin (tofu or terraform); it starts the\n"
+                 "plugin itself.\n";
+    return 1;
+  }
+
+  const auto offered = offered_versions(std::getenv("LUAFORM_PROTOCOL"));
+  const int version = options.debug
+                          ? offered.front()
+                          : negotiate_version(std::getenv("PLUGIN_PROTOCOL_VERSIONS"), offered);
+  if (version == 0) {
+    std::string ours;
+    for (int v : offered) ours += (ours.empty() ? "" : ",") + std::to_string(v);
+    std::cerr << "[ERROR] luaform: no common plugin protocol version: the CLI offers "
+              << env_or_empty("PLUGIN_PROTOCOL_VERSIONS") << ", luaform speaks " << ours << "\n";
+    return 1;
+  }
+
+  std::string error;
+  auto socket_dir = SocketDirectory::create(socket_base_directory(), error);
+  if (!socket_dir) {
+    std::cerr << "[ERROR] luaform: " << error << "\n";
+    return 1;
+  }
+
+  PluginServerConfig config;
+  config.socket_path = socket_dir->socket_path();
+  std::string server_cert_base64;
+  // AutoMTLS exactly when the CLI gave us its certificate; debug clients never do.
+  const std::string client_cert = options.debug ? "" : env_or_empty("PLUGIN_CLIENT_CERT");
+  if (!client_cert.empty()) {
+    auto cert = generate_certificate(error);
+    if (!cert) {
+      std::cerr << "[ERROR] luaform: cannot create the TLS certificate: " << error << "\n";
+      return 1;
+    }
+    config.tls = MutualTls{cert->cert_pem, cert->key_pem, client_cert};
+    server_cert_base64 = cert->der_base64;
+  }
+
+  // Installed before the server starts so no signal slips between; the watcher's thread only
+  // flags shutdown, and this thread does the actual stopping below.
+  std::unique_ptr<PluginServer> server;
+  ShutdownSignal signal_shutdown;
+  // The CLI handles Ctrl-C itself (and calls StopProvider); a terminal's SIGINT reaches the
+  // whole process group, so a plugin ignores it. In debug mode a human owns the terminal.
+  std::vector<int> handled = {SIGTERM};
+  std::vector<int> ignored = {SIGINT};
+  if (options.debug) {
+    handled.push_back(SIGINT);
+    ignored.clear();
+  }
+  SignalWatcher watcher(handled, ignored, [&](int) { signal_shutdown.request(); });
+
+  server = PluginServer::start(std::move(service), config, error);
+  if (!server) {
+    std::cerr << "[ERROR] luaform: " << error << "\n";
+    return 1;
+  }
+  // A signal and the Shutdown RPC both end up on the server's own latch.
+  std::thread relay([&] {
+    signal_shutdown.wait();
+    server->shutdown_signal().request();
+  });
+
+  if (options.debug) {
+    announce("luaform: serving " + options.provider_address + " in debug mode (protocol " +
+             std::to_string(version) +
+             "). Set this in the environment of tofu/terraform; stop with Ctrl-C:");
+    announce("TF_REATTACH_PROVIDERS='" +
+             reattach_json(options.provider_address, version, static_cast<long>(::getpid()),
+                           config.socket_path) +
+             "'");
+  } else {
+    announce(handshake_line(version, config.socket_path, server_cert_base64));
+  }
+
+  server->shutdown_signal().wait();
+  server->stop();
+  signal_shutdown.request();  // releases the relay when the RPC, not a signal, ended us
+  relay.join();
+  return 0;
+}
+
+}  // namespace luaform::protocol

@@ -1,0 +1,30 @@
+// Turns termination signals into a shutdown request. A signal handler may do almost nothing,
+// so it only writes the signal number to a pipe; a watcher thread reads it and acts.
+#pragma once
+
+#include <csignal>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace luaform::protocol {
+
+class SignalWatcher {
+ public:
+  // Installs handlers for `handled` (calling `on_signal` from the watcher thread) and sets
+  // `ignored` to SIG_IGN. The previous dispositions come back on destruction.
+  SignalWatcher(std::vector<int> handled, std::vector<int> ignored,
+                std::function<void(int)> on_signal);
+  ~SignalWatcher();
+  SignalWatcher(const SignalWatcher&) = delete;
+  SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+ private:
+  void run();
+  std::function<void(int)> on_signal_;
+  std::vector<std::pair<int, struct sigaction>> saved_;
+  int pipe_[2] = {-1, -1};
+  std::thread thread_;
+};
+
+}  // namespace luaform::protocol

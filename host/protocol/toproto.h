@@ -1,0 +1,203 @@
+// Engine values -> protocol messages. tfplugin5 and tfplugin6 declare the shared messages
+// (Diagnostic, AttributePath, Schema, ...) with identical names and fields, so each conversion
+// is written once as a template and instantiated for both generated namespaces.
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <variant>
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/json_codec.h"
+#include "host/engine/provider_service.h"
+#include "host/engine/schema.h"
+
+namespace luaform::protocol::toproto {
+
+template <class ProtoPath>
+void attribute_path(const engine::AttributePath& path, ProtoPath* out) {
+  out->Clear();
+  for (const auto& step : path) {
+    auto* s = out->add_steps();
+    if (const auto* a = std::get_if<engine::AttributeName>(&step)) {
+      s->set_attribute_name(a->name);
+    } else if (const auto* k = std::get_if<engine::ElementKey>(&step)) {
+      s->set_element_key_string(k->key);
+    } else {
+      s->set_element_key_int(std::get<engine::ElementIndex>(step).index);
+    }
+  }
+}
+
+template <class ProtoDiag>
+void diagnostic(const engine::Diagnostic& d, ProtoDiag* out) {
+  out->set_severity(d.severity == engine::Severity::Error ? ProtoDiag::ERROR : ProtoDiag::WARNING);
+  out->set_summary(d.summary);
+  out->set_detail(d.detail);
+  // An empty path means "the whole object": leave the field unset rather than send no steps.
+  if (!d.path.empty()) attribute_path(d.path, out->mutable_attribute());
+}
+
+// Appends to any response's `repeated Diagnostic diagnostics`.
+template <class ProtoResponse>
+void diagnostics(const engine::Diagnostics& diags, ProtoResponse* resp) {
+  for (const auto& d : diags.items()) diagnostic(d, resp->add_diagnostics());
+}
+
+template <class ProtoDynamicValue>
+void dynamic_value(const engine::DynamicValue& v, ProtoDynamicValue* out) {
+  // msgpack is the preferred encoding; JSON only when the engine produced nothing else.
+  if (!v.msgpack.empty()) {
+    out->set_msgpack(v.msgpack);
+  } else if (!v.json.empty()) {
+    out->set_json(v.json);
+  }
+}
+
+template <class ProtoCaps>
+void server_capabilities(const engine::ServerCapabilities& caps, ProtoCaps* out) {
+  out->set_plan_destroy(caps.plan_destroy);
+  out->set_get_provider_schema_optional(caps.get_provider_schema_optional);
+  out->set_move_resource_state(caps.move_resource_state);
+  // luaform cannot generate configuration (Terraform 1.14's -generate-config-out).
+  out->set_generate_resource_config(false);
+}
+
+template <class ProtoNesting>
+auto nesting_mode(engine::NestingMode mode) {
+  switch (mode) {
+    case engine::NestingMode::Single:
+      return ProtoNesting::SINGLE;
+    case engine::NestingMode::List:
+      return ProtoNesting::LIST;
+    case engine::NestingMode::Set:
+      return ProtoNesting::SET;
+    case engine::NestingMode::Map:
+      return ProtoNesting::MAP;
+    case engine::NestingMode::Group:
+      return ProtoNesting::GROUP;
+  }
+  return ProtoNesting::INVALID;
+}
+
+// StringKind is a file-level enum in each package; PLAIN = 0 and MARKDOWN = 1 on the wire.
+template <class ProtoMessage>
+void description_kind(bool markdown, ProtoMessage* out) {
+  using Kind = decltype(out->description_kind());
+  out->set_description_kind(markdown ? Kind(1) : Kind(0));
+}
+
+template <class ProtoAttribute>
+void schema_attribute(const engine::Attribute& a, ProtoAttribute* out) {
+  out->set_name(a.name);
+  out->set_type(engine::encode_type_json(a.type));
+  out->set_description(a.description);
+  description_kind(a.description_markdown, out);
+  out->set_required(a.required);
+  out->set_optional(a.optional);
+  out->set_computed(a.computed);
+  out->set_sensitive(a.sensitive);
+  out->set_deprecated(!a.deprecated.empty());
+  out->set_deprecation_message(a.deprecated);
+}
+
+template <class ProtoBlock>
+void schema_block(const engine::Block& b, ProtoBlock* out) {
+  out->Clear();
+  for (const auto& a : b.attributes) schema_attribute(a, out->add_attributes());
+  for (const auto& nb : b.blocks) {
+    auto* p = out->add_block_types();
+    p->set_type_name(nb.type_name);
+    using ProtoNesting = std::remove_pointer_t<decltype(p)>;
+    p->set_nesting(nesting_mode<ProtoNesting>(nb.nesting));
+    p->set_min_items(nb.min_items);
+    p->set_max_items(nb.max_items);
+    schema_block(nb.block, p->mutable_block());
+  }
+  out->set_description(b.description);
+  description_kind(b.description_markdown, out);
+  out->set_deprecated(!b.deprecated.empty());
+  out->set_deprecation_message(b.deprecated);
+}
+
+template <class ProtoSchema>
+void schema(const engine::Schema& s, ProtoSchema* out) {
+  out->set_version(s.version);
+  // The CLI rejects a Schema without a block, so one is always sent, even when empty.
+  schema_block(s.block, out->mutable_block());
+}
+
+// Fills a GetProviderSchema response (tfplugin5 GetSchema has the same shape).
+template <class ProtoResponse>
+void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* out) {
+  server_capabilities(r.capabilities, out->mutable_server_capabilities());
+  if (r.schema != nullptr) {
+    schema(r.schema->provider, out->mutable_provider());
+    auto& resources = *out->mutable_resource_schemas();
+    for (const auto& [name, s] : r.schema->resources) schema(s, &resources[name]);
+    auto& data_sources = *out->mutable_data_source_schemas();
+    for (const auto& [name, s] : r.schema->data_sources) schema(s, &data_sources[name]);
+  } else {
+    // Without this the CLI reports "missing provider schema" instead of our diagnostics.
+    schema(engine::Schema{}, out->mutable_provider());
+  }
+  diagnostics(r.diagnostics, out);
+}
+
+// One function per response message.
+
+template <class Resp>
+void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
+  server_capabilities(r.capabilities, out->mutable_server_capabilities());
+  for (const auto& name : r.resources) out->add_resources()->set_type_name(name);
+  for (const auto& name : r.data_sources) out->add_data_sources()->set_type_name(name);
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void plan_response(const engine::PlanResponse& r, Resp* out) {
+  dynamic_value(r.planned_state, out->mutable_planned_state());
+  for (const auto& path : r.requires_replace) attribute_path(path, out->add_requires_replace());
+  out->set_planned_private(r.planned_private);
+  // legacy_type_system stays false: the CLI must hold our plans to its full consistency rules.
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void apply_response(const engine::ApplyResponse& r, Resp* out) {
+  dynamic_value(r.new_state, out->mutable_new_state());
+  out->set_private_(r.private_data);
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void read_response(const engine::ReadResponse& r, Resp* out) {
+  dynamic_value(r.new_state, out->mutable_new_state());
+  out->set_private_(r.private_data);
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void read_data_response(const engine::ReadDataResponse& r, Resp* out) {
+  dynamic_value(r.state, out->mutable_state());
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void upgrade_response(const engine::UpgradeResponse& r, Resp* out) {
+  dynamic_value(r.upgraded_state, out->mutable_upgraded_state());
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void import_response(const engine::ImportResponse& r, Resp* out) {
+  for (const auto& imported : r.imported) {
+    auto* p = out->add_imported_resources();
+    p->set_type_name(imported.type_name);
+    dynamic_value(imported.state, p->mutable_state());
+    p->set_private_(imported.private_data);
+  }
+  diagnostics(r.diagnostics, out);
+}
+
+}  // namespace luaform::protocol::toproto

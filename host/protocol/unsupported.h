@@ -1,0 +1,58 @@
+// Answers for the parts of the protocol luaform providers cannot have: ephemeral resources,
+// list resources, actions, state stores, resource identities, functions, cross-type moves.
+// The CLI only asks about such things when the schema lists them, which ours never does, so
+// these answer a confused client with a clear error rather than a gRPC Unimplemented.
+#pragma once
+
+#include <string>
+
+#include <grpcpp/support/status.h>
+#include <grpcpp/support/sync_stream.h>
+
+#include "host/engine/diagnostics.h"
+#include "host/protocol/toproto.h"
+
+namespace luaform::protocol {
+
+inline engine::Diagnostics not_supported_diagnostics(const std::string& feature) {
+  engine::Diagnostics diags;
+  diags.error("Not supported by luaform yet",
+              "This provider runs on luaform, which does not support " + feature + " yet.");
+  return diags;
+}
+
+template <class Resp>
+grpc::Status not_supported(const std::string& feature, Resp* resp) {
+  toproto::diagnostics(not_supported_diagnostics(feature), resp);
+  return grpc::Status::OK;
+}
+
+// ListResource streams events whose diagnostics field is singular in name.
+template <class Event>
+grpc::Status list_not_supported(grpc::ServerWriter<Event>* writer) {
+  Event event;
+  for (const auto& d : not_supported_diagnostics("list resources").items()) {
+    toproto::diagnostic(d, event.add_diagnostic());
+  }
+  writer->Write(event);
+  return grpc::Status::OK;
+}
+
+// InvokeAction ends with a Completed event carrying the diagnostics.
+template <class Event>
+grpc::Status action_not_supported(grpc::ServerWriter<Event>* writer) {
+  Event event;
+  toproto::diagnostics(not_supported_diagnostics("actions"), event.mutable_completed());
+  writer->Write(event);
+  return grpc::Status::OK;
+}
+
+// CallFunction reports failures in a FunctionError, not diagnostics.
+template <class Req, class Resp>
+grpc::Status function_not_found(const Req& req, Resp* resp) {
+  resp->mutable_error()->set_text("luaform: this provider defines no function named \"" +
+                                  req.name() + "\"");
+  return grpc::Status::OK;
+}
+
+}  // namespace luaform::protocol

@@ -1,0 +1,69 @@
+#include "host/protocol/fromproto.h"
+
+#include <doctest/doctest.h>
+
+#include "host/protocol/proto/tfplugin5.pb.h"
+#include "host/protocol/proto/tfplugin6.pb.h"
+
+namespace luaform::protocol {
+namespace {
+
+TEST_CASE("plan requests carry every state, the config and the prior private data") {
+  tfplugin6::PlanResourceChange::Request req;
+  req.set_type_name("test_file");
+  req.mutable_prior_state()->set_msgpack("prior");
+  req.mutable_proposed_new_state()->set_msgpack("proposed");
+  req.mutable_config()->set_json("{\"path\":\"x\"}");
+  req.set_prior_private("secret");
+  auto out = fromproto::plan_request(req);
+  CHECK(out.type_name == "test_file");
+  CHECK(out.prior_state.msgpack == "prior");
+  CHECK(out.proposed_new_state.msgpack == "proposed");
+  CHECK(out.config.json == "{\"path\":\"x\"}");
+  CHECK(out.prior_private == "secret");
+}
+
+TEST_CASE("an unset DynamicValue arrives as an empty engine value") {
+  tfplugin5::ApplyResourceChange::Request req;
+  req.set_type_name("test_file");
+  auto out = fromproto::apply_request(req);
+  CHECK(out.planned_state.empty());
+  CHECK(out.prior_state.empty());
+}
+
+TEST_CASE("upgrade requests pass JSON and flatmap raw state through") {
+  tfplugin5::UpgradeResourceState::Request req;
+  req.set_type_name("test_file");
+  req.set_version(3);
+  req.mutable_raw_state()->set_json("{\"id\":\"1\"}");
+  (*req.mutable_raw_state()->mutable_flatmap())["id"] = "1";
+  auto out = fromproto::upgrade_request(req);
+  CHECK(out.version == 3);
+  CHECK(out.raw_state_json == "{\"id\":\"1\"}");
+  CHECK(out.raw_state_flatmap.at("id") == "1");
+}
+
+TEST_CASE("attribute paths from the CLI become engine paths step by step") {
+  tfplugin6::AttributePath path;
+  path.add_steps()->set_attribute_name("disk");
+  path.add_steps()->set_element_key_int(1);
+  path.add_steps()->set_element_key_string("k");
+  auto out = fromproto::attribute_path(path);
+  REQUIRE(out.size() == 3);
+  CHECK(std::get<engine::AttributeName>(out[0]).name == "disk");
+  CHECK(std::get<engine::ElementIndex>(out[1]).index == 1);
+  CHECK(std::get<engine::ElementKey>(out[2]).key == "k");
+}
+
+TEST_CASE("read requests keep the private data the CLI stored") {
+  tfplugin6::ReadResource::Request req;
+  req.set_type_name("test_file");
+  req.mutable_current_state()->set_msgpack("state");
+  req.set_private_("opaque");
+  auto out = fromproto::read_request(req);
+  CHECK(out.current_state.msgpack == "state");
+  CHECK(out.private_data == "opaque");
+}
+
+}  // namespace
+}  // namespace luaform::protocol

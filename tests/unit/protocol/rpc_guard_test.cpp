@@ -1,0 +1,57 @@
+#include "host/protocol/rpc_guard.h"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "host/protocol/proto/tfplugin6.pb.h"
+#include "host/protocol/unsupported.h"
+
+namespace luaform::protocol {
+namespace {
+
+TEST_CASE("an exception in a handler becomes an OK status with an error diagnostic") {
+  tfplugin6::PlanResourceChange::Response resp;
+  auto status = guarded("PlanResourceChange", &resp, [&] {
+    resp.mutable_planned_state()->set_msgpack("half-done");
+    throw std::runtime_error("boom");
+  });
+  CHECK(status.ok());
+  CHECK_FALSE(resp.has_planned_state());  // the partial answer is discarded
+  REQUIRE(resp.diagnostics_size() == 1);
+  CHECK(resp.diagnostics(0).severity() == tfplugin6::Diagnostic::ERROR);
+  CHECK(resp.diagnostics(0).summary().find("PlanResourceChange") != std::string::npos);
+  CHECK(resp.diagnostics(0).detail() == "boom");
+}
+
+TEST_CASE("the recovery hook restores a safe value after a failure") {
+  tfplugin6::ApplyResourceChange::Response resp;
+  guarded(
+      "ApplyResourceChange", &resp, [] { throw 42; },
+      [](tfplugin6::ApplyResourceChange::Response* r) {
+        r->mutable_new_state()->set_msgpack("prior");
+      });
+  CHECK(resp.new_state().msgpack() == "prior");
+  REQUIRE(resp.diagnostics_size() == 1);
+  CHECK(resp.diagnostics(0).detail() == "unknown exception");
+}
+
+TEST_CASE("a handler that succeeds keeps its response untouched") {
+  tfplugin6::ReadResource::Response resp;
+  auto status = guarded("ReadResource", &resp, [&] { resp.set_private_("p"); });
+  CHECK(status.ok());
+  CHECK(resp.private_() == "p");
+  CHECK(resp.diagnostics_size() == 0);
+}
+
+TEST_CASE("features luaform lacks answer with a 'not supported by luaform yet' error") {
+  tfplugin6::OpenEphemeralResource::Response resp;
+  CHECK(not_supported("ephemeral resources", &resp).ok());
+  REQUIRE(resp.diagnostics_size() == 1);
+  CHECK(resp.diagnostics(0).severity() == tfplugin6::Diagnostic::ERROR);
+  CHECK(resp.diagnostics(0).summary() == "Not supported by luaform yet");
+  CHECK(resp.diagnostics(0).detail().find("ephemeral resources") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace luaform::protocol

@@ -1,0 +1,187 @@
+#include "host/protocol/toproto.h"
+
+#include <doctest/doctest.h>
+
+#include "host/engine/json_codec.h"
+#include "host/protocol/proto/tfplugin5.pb.h"
+#include "host/protocol/proto/tfplugin6.pb.h"
+#include "tests/unit/protocol/test_provider.h"
+
+namespace luaform::protocol {
+namespace {
+
+using engine::Type;
+
+engine::Block sample_block() {
+  engine::Block b;
+  engine::Attribute name;
+  name.name = "name";
+  name.type = Type::string();
+  name.required = true;
+  name.description = "The **name**.";
+  name.description_markdown = true;
+  engine::Attribute secret;
+  secret.name = "secret";
+  secret.type = Type::map(Type::number());
+  secret.optional = true;
+  secret.computed = true;
+  secret.sensitive = true;
+  secret.deprecated = "use name";
+  b.attributes = {name, secret};
+  engine::NestedBlock disk;
+  disk.type_name = "disk";
+  disk.nesting = engine::NestingMode::Set;
+  disk.min_items = 1;
+  disk.max_items = 3;
+  engine::Attribute size;
+  size.name = "size";
+  size.type = Type::number();
+  size.optional = true;
+  disk.block.attributes = {size};
+  disk.block.description = "A disk.";
+  b.blocks = {disk};
+  b.description = "plain text";
+  b.deprecated = "gone soon";
+  return b;
+}
+
+TEST_CASE("schema blocks carry types as cty JSON, flags, descriptions and nesting (v6)") {
+  tfplugin6::Schema::Block out;
+  toproto::schema_block(sample_block(), &out);
+
+  REQUIRE(out.attributes_size() == 2);
+  const auto& name = out.attributes(0);
+  CHECK(name.name() == "name");
+  CHECK(name.type() == engine::encode_type_json(Type::string()));
+  CHECK(name.type() == "\"string\"");
+  CHECK(name.required());
+  CHECK_FALSE(name.optional());
+  CHECK(name.description() == "The **name**.");
+  CHECK(name.description_kind() == tfplugin6::MARKDOWN);
+  CHECK_FALSE(name.has_nested_type());
+
+  const auto& secret = out.attributes(1);
+  CHECK(secret.type() == "[\"map\",\"number\"]");
+  CHECK(secret.optional());
+  CHECK(secret.computed());
+  CHECK(secret.sensitive());
+  CHECK(secret.deprecated());
+  CHECK(secret.description_kind() == tfplugin6::PLAIN);
+
+  REQUIRE(out.block_types_size() == 1);
+  const auto& disk = out.block_types(0);
+  CHECK(disk.type_name() == "disk");
+  CHECK(disk.nesting() == tfplugin6::Schema::NestedBlock::SET);
+  CHECK(disk.min_items() == 1);
+  CHECK(disk.max_items() == 3);
+  CHECK(disk.block().description() == "A disk.");
+  REQUIRE(disk.block().attributes_size() == 1);
+  CHECK(disk.block().attributes(0).name() == "size");
+
+  CHECK(out.description() == "plain text");
+  CHECK(out.description_kind() == tfplugin6::PLAIN);
+  CHECK(out.deprecated());
+}
+
+TEST_CASE("every nesting mode maps to the protocol's enum value of the same name") {
+  using N = tfplugin6::Schema::NestedBlock;
+  CHECK(toproto::nesting_mode<N>(engine::NestingMode::Single) == N::SINGLE);
+  CHECK(toproto::nesting_mode<N>(engine::NestingMode::List) == N::LIST);
+  CHECK(toproto::nesting_mode<N>(engine::NestingMode::Set) == N::SET);
+  CHECK(toproto::nesting_mode<N>(engine::NestingMode::Map) == N::MAP);
+  CHECK(toproto::nesting_mode<N>(engine::NestingMode::Group) == N::GROUP);
+}
+
+TEST_CASE("protocol 5 schemas are converted by the same rules") {
+  tfplugin5::Schema::Block out;
+  toproto::schema_block(sample_block(), &out);
+  REQUIRE(out.attributes_size() == 2);
+  CHECK(out.attributes(0).description_kind() == tfplugin5::MARKDOWN);
+  CHECK(out.attributes(1).sensitive());
+  REQUIRE(out.block_types_size() == 1);
+  CHECK(out.block_types(0).nesting() == tfplugin5::Schema::NestedBlock::SET);
+}
+
+TEST_CASE("diagnostics keep severity, text and attribute path steps") {
+  engine::Diagnostics diags;
+  diags.error("bad size", "must be positive",
+              {engine::AttributeName{"disk"}, engine::ElementIndex{2},
+               engine::AttributeName{"tags"}, engine::ElementKey{"env"}});
+  diags.warning("heads up");
+
+  tfplugin6::ValidateResourceConfig::Response resp;
+  toproto::diagnostics(diags, &resp);
+  REQUIRE(resp.diagnostics_size() == 2);
+
+  const auto& err = resp.diagnostics(0);
+  CHECK(err.severity() == tfplugin6::Diagnostic::ERROR);
+  CHECK(err.summary() == "bad size");
+  CHECK(err.detail() == "must be positive");
+  REQUIRE(err.has_attribute());
+  const auto& steps = err.attribute().steps();
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[0].attribute_name() == "disk");
+  CHECK(steps[1].element_key_int() == 2);
+  CHECK(steps[2].attribute_name() == "tags");
+  CHECK(steps[3].element_key_string() == "env");
+
+  const auto& warn = resp.diagnostics(1);
+  CHECK(warn.severity() == tfplugin6::Diagnostic::WARNING);
+  // A diagnostic about nothing in particular has no path at all, not an empty one.
+  CHECK_FALSE(warn.has_attribute());
+}
+
+TEST_CASE("the provider schema response advertises optional schema fetches and no plan_destroy") {
+  auto service = testing::file_provider();
+  tfplugin6::GetProviderSchema::Response resp;
+  toproto::provider_schema(service->get_provider_schema(), &resp);
+
+  CHECK(resp.server_capabilities().get_provider_schema_optional());
+  CHECK_FALSE(resp.server_capabilities().plan_destroy());
+  CHECK(resp.diagnostics_size() == 0);
+  CHECK(resp.has_provider());
+  REQUIRE(resp.resource_schemas().count("test_file") == 1);
+  REQUIRE(resp.data_source_schemas().count("test_stat") == 1);
+  const auto& file = resp.resource_schemas().at("test_file").block();
+  bool has_path = false;
+  for (const auto& a : file.attributes()) has_path = has_path || a.name() == "path";
+  CHECK(has_path);
+}
+
+TEST_CASE("a schema that failed to load still sends a provider block beside the diagnostics") {
+  engine::GetProviderSchemaResponse failed;
+  failed.diagnostics.error("syntax error in widget.lua");
+  tfplugin5::GetProviderSchema::Response resp;
+  toproto::provider_schema(failed, &resp);
+  CHECK(resp.has_provider());
+  CHECK(resp.provider().has_block());
+  REQUIRE(resp.diagnostics_size() == 1);
+  CHECK(resp.diagnostics(0).summary() == "syntax error in widget.lua");
+}
+
+TEST_CASE("dynamic values prefer msgpack and fall back to JSON") {
+  tfplugin6::DynamicValue out;
+  toproto::dynamic_value(engine::DynamicValue{"\x81", "{}"}, &out);
+  CHECK(out.msgpack() == "\x81");
+  CHECK(out.json().empty());
+  tfplugin6::DynamicValue json_only;
+  toproto::dynamic_value(engine::DynamicValue{"", "{}"}, &json_only);
+  CHECK(json_only.json() == "{}");
+}
+
+TEST_CASE("plans report requires_replace paths and never claim the legacy type system") {
+  engine::PlanResponse plan;
+  plan.planned_state.msgpack = "\xc0";
+  plan.requires_replace = {{engine::AttributeName{"path"}}};
+  plan.planned_private = "p";
+  tfplugin6::PlanResourceChange::Response resp;
+  toproto::plan_response(plan, &resp);
+  CHECK(resp.planned_state().msgpack() == "\xc0");
+  REQUIRE(resp.requires_replace_size() == 1);
+  CHECK(resp.requires_replace(0).steps(0).attribute_name() == "path");
+  CHECK(resp.planned_private() == "p");
+  CHECK_FALSE(resp.legacy_type_system());
+}
+
+}  // namespace
+}  // namespace luaform::protocol
