@@ -9,11 +9,13 @@
 namespace luaform::lua {
 
 struct ScriptSet {
-  std::string provider_name;                        // "example" for terraform-provider-example
-  std::filesystem::path directory;                  // where the scripts live; also on package.path
-  std::optional<std::filesystem::path> provider_script;               // provider.lua
-  std::map<std::string, std::filesystem::path> resources;     // "example_server" -> resource_server.lua
-  std::map<std::string, std::filesystem::path> data_sources;  // "example_image" -> data_source_image.lua
+  std::string provider_name;        // "example" for terraform-provider-example
+  std::filesystem::path directory;  // where the scripts live; also on package.path
+  std::optional<std::filesystem::path> provider_script;  // provider.lua
+  std::map<std::string, std::filesystem::path>
+      resources;  // "example_server" -> resource_server.lua
+  std::map<std::string, std::filesystem::path>
+      data_sources;  // "example_image" -> data_source_image.lua
   // A lua-sdk/ directory next to the scripts overrides the SDK embedded in the binary.
   std::optional<std::filesystem::path> sdk_directory;
 };

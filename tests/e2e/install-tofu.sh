@@ -21,11 +21,31 @@ if [[ -x "$bin" ]] && "$bin" version >/dev/null 2>&1; then
 fi
 
 if ! command -v go >/dev/null 2>&1; then
-  echo "install-tofu: 'go' not found; install Go >= 1.26.6 (Debian: golang-go is too old; use the Go toolchain)" >&2
+  {
+    echo "install-tofu: 'go' is not on PATH; it is needed once, to build OpenTofu $TOFU_VERSION."
+    echo "  Install Go >= 1.21 (https://go.dev/doc/install, or Debian bookworm-backports'"
+    echo "  golang-1.2x package) and put its bin/ on PATH; an older Go downloads the toolchain"
+    echo "  OpenTofu needs (>= 1.26.6) from the Go module proxy by itself."
+  } >&2
   exit 1
 fi
 
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=mod
+# OpenTofu v1.12 needs Go >= 1.26.6. An older Go (>= 1.21) can fetch that toolchain itself
+# from the Go module proxy (module golang.org/toolchain); anything older cannot.
+go_version="$(go env GOVERSION 2>/dev/null || true)"
+go_version="${go_version#go}"
+toolchain=local
+if [[ "$(printf '%s\n' "$go_version" 1.26.6 | sort -V | head -1)" != 1.26.6 ]]; then
+  if [[ "$(printf '%s\n' "$go_version" 1.21 | sort -V | head -1)" == 1.21 ]]; then
+    toolchain=go1.26.8
+    echo "install-tofu: Go $go_version is too old for OpenTofu $TOFU_VERSION; using $toolchain" >&2
+  else
+    echo "install-tofu: Go ${go_version:-?} is too old; OpenTofu $TOFU_VERSION needs Go >= 1.26.6" >&2
+    exit 1
+  fi
+fi
+
+export GOTOOLCHAIN="$toolchain" CGO_ENABLED=0 GOFLAGS=-mod=mod
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -1,0 +1,3 @@
+-- luacheck configuration for the SDK and provider scripts.
+std = "lua54"
+max_line_length = 100

@@ -1,0 +1,66 @@
+# A small tour of the localfs provider: two files written under one directory, one of them
+# read back through the data source. examples/run-demo.sh runs it in a scratch copy.
+terraform {
+  required_providers {
+    localfs = {
+      source = "registry.opentofu.org/luaform/localfs"
+    }
+  }
+}
+
+variable "directory" {
+  type        = string
+  description = "Existing directory the files are written to (the provider cannot create directories)"
+  default     = "out"
+}
+
+variable "greeting" {
+  type    = string
+  default = "Hello from a provider written in Lua"
+}
+
+# Relative paths in the resources below start from `root`.
+provider "localfs" {
+  root = var.directory
+}
+
+resource "localfs_file" "greeting" {
+  path    = "greeting.txt"
+  content = "${var.greeting}\n"
+}
+
+resource "localfs_file" "inventory" {
+  path    = "inventory.txt"
+  content = <<-EOT
+    web-1
+    web-2
+    db-1
+  EOT
+}
+
+# Read back through the data source; depends_on waits for the resource to write the file.
+data "localfs_file" "inventory" {
+  path       = localfs_file.inventory.path
+  depends_on = [localfs_file.inventory]
+}
+
+output "greeting_sha256" {
+  value = localfs_file.greeting.sha256
+}
+
+output "greeting_size" {
+  value = localfs_file.greeting.size
+}
+
+output "inventory_content" {
+  value = data.localfs_file.inventory.content
+}
+
+output "inventory_hosts" {
+  value = data.localfs_file.inventory.lines
+}
+
+output "inventory_matches" {
+  description = "The data source saw exactly what the resource wrote"
+  value       = data.localfs_file.inventory.sha256 == localfs_file.inventory.sha256
+}

@@ -1,0 +1,43 @@
+-- data "localfs_file": reads a file that exists already.
+local tf = require("luaform")
+local sha256 = require("lib.sha256")
+
+-- The content split at "\n"; a final newline does not start another line.
+local function split_lines(content)
+  local lines = {}
+  for line in content:gmatch("([^\n]*)\n") do
+    lines[#lines + 1] = line
+  end
+  local rest = content:match("([^\n]+)$")
+  if rest then
+    lines[#lines + 1] = rest
+  end
+  return lines
+end
+
+return tf.data_source {
+  description = "Reads a file from the local disk",
+  schema = {
+    path = tf.string {
+      required = true,
+      description = "Path of the file; relative paths start from the provider's root",
+    },
+    content = tf.string { computed = true, description = "The file's whole content" },
+    sha256 = tf.string { computed = true, description = "SHA-256 of the content, hex" },
+    size = tf.number { computed = true, description = "Size of the content in bytes" },
+    lines = tf.list(tf.string) { computed = true, description = "The content's lines" },
+  },
+
+  read = function(d, client)
+    local path = d:get("path")
+    local content = client:read(path)
+    if content == nil then
+      error("file not found: " .. client:resolve(path))
+    end
+    d:set_id(path)
+    d:set("content", content)
+    d:set("sha256", sha256.hex(content))
+    d:set("size", #content)
+    d:set("lines", split_lines(content))
+  end,
+}

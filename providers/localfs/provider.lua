@@ -1,0 +1,49 @@
+-- The localfs provider: files on the machine that runs OpenTofu/Terraform.
+local tf = require("luaform")
+local fs = require("lib.fs")
+
+-- The client every resource and data source receives: file operations that resolve relative
+-- paths against the provider's `root`.
+local function new_client(root)
+  local client = { root = root }
+
+  -- Absolute paths are used as given; relative ones start from `root` when it is set, else
+  -- from the working directory of the CLI (which starts the provider there).
+  function client:resolve(path)
+    if path:sub(1, 1) == "/" or self.root == nil then
+      return path
+    end
+    return (self.root:gsub("/+$", "")) .. "/" .. path
+  end
+
+  function client:read(path)
+    return fs.read(self:resolve(path))
+  end
+
+  function client:write(path, content)
+    fs.write(self:resolve(path), content)
+  end
+
+  function client:remove(path)
+    fs.remove(self:resolve(path))
+  end
+
+  return client
+end
+
+return tf.provider {
+  description = "Files on the local disk",
+  schema = {
+    root = tf.string {
+      optional = true,
+      description = "Directory that relative paths start from (default: the working directory)",
+    },
+  },
+  configure = function(config)
+    local root = config.root
+    if root == "" then
+      root = nil
+    end
+    return new_client(root)
+  end,
+}

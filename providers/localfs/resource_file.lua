@@ -1,0 +1,61 @@
+-- resource "localfs_file": a file whose whole content Terraform manages.
+local tf = require("luaform")
+local sha256 = require("lib.sha256")
+
+-- Records what is on disk now, so a change made outside Terraform shows up as drift.
+local function record(d, content)
+  d:set("content", content)
+  d:set("sha256", sha256.hex(content))
+  d:set("size", #content)
+end
+
+return tf.resource {
+  description = "A file on the local disk with content managed by Terraform",
+  schema = {
+    path = tf.string {
+      required = true,
+      force_new = true,
+      description = "Path of the file; relative paths start from the provider's root",
+    },
+    content = tf.string {
+      optional = true,
+      default = "",
+      description = "The file's whole content",
+    },
+    sha256 = tf.string { computed = true, description = "SHA-256 of the content, hex" },
+    size = tf.number { computed = true, description = "Size of the content in bytes" },
+  },
+
+  create = function(d, client)
+    local path = d:get("path")
+    local content = d:get("content")
+    client:write(path, content)
+    -- The id is the path as written in the configuration, which is also what import takes.
+    d:set_id(path)
+    record(d, content)
+  end,
+
+  read = function(d, client)
+    local path = d:id()
+    local content = client:read(path)
+    if content == nil then
+      d:set_id("")
+      return
+    end
+    -- After an import only the id is known; the path is the id.
+    d:set("path", path)
+    record(d, content)
+  end,
+
+  update = function(d, client)
+    local content = d:get("content")
+    client:write(d:get("path"), content)
+    record(d, content)
+  end,
+
+  delete = function(d, client)
+    client:remove(d:get("path"))
+  end,
+
+  import = tf.import_by_id,
+}

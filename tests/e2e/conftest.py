@@ -1,0 +1,87 @@
+"""Fixtures for the end-to-end suite: the real OpenTofu CLI driving the luaform host.
+
+LUAFORM_HOST     the host binary to test (tests/run.sh sets it); default build/host/luaform,
+                 built with CMake when missing
+LUAFORM_TOFU     the tofu binary; default: tests/e2e/install-tofu.sh (builds and caches it)
+LUAFORM_E2E_PROTOCOLS  comma-separated protocol versions to run every scenario with (6,5)
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="session")
+def host_binary() -> Path:
+    configured = os.environ.get("LUAFORM_HOST")
+    if configured:
+        path = Path(configured)
+        if not path.is_file():
+            pytest.fail(f"LUAFORM_HOST={configured} does not exist")
+        return path.resolve()
+    build = REPO / "build"
+    path = build / "host" / "luaform"
+    if not path.is_file():
+        subprocess.run(["cmake", "-S", str(REPO), "-B", str(build), "-G", "Ninja",
+                        "-DCMAKE_BUILD_TYPE=Debug"], check=True)
+        subprocess.run(["cmake", "--build", str(build), "-j2", "--target", "luaform"],
+                       check=True)
+    return path.resolve()
+
+
+@pytest.fixture(scope="session")
+def tofu_binary() -> Path:
+    configured = os.environ.get("LUAFORM_TOFU")
+    if configured:
+        return Path(configured)
+    result = subprocess.run(["bash", str(HERE / "install-tofu.sh")], check=True,
+                            capture_output=True, text=True)
+    return Path(result.stdout.strip().splitlines()[-1])
+
+
+def protocol_params() -> list[int]:
+    raw = os.environ.get("LUAFORM_E2E_PROTOCOLS", "6,5")
+    return [int(p) for p in raw.split(",") if p.strip()]
+
+
+@pytest.fixture(params=protocol_params(), ids=lambda p: f"proto{p}")
+def protocol(request) -> int:
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def localfs_dir(tmp_path_factory, host_binary) -> Path:
+    """providers/localfs assembled once into a runnable provider directory."""
+    dest = tmp_path_factory.mktemp("provider") / "localfs"
+    return assemble_provider(dest, REPO / "providers" / "localfs", host_binary, "localfs")
+
+
+@pytest.fixture
+def make_tofu(tmp_path, tofu_binary, protocol):
+    """Builds a Tofu for a working directory whose CLI config overrides the given providers."""
+    def make(overrides: dict[str, Path], name: str = "work") -> Tofu:
+        config = write_dev_overrides(tmp_path / f"{name}.tfrc", overrides)
+        return Tofu(tofu_binary, tmp_path / name, config, protocol)
+    return make
+
+
+@pytest.fixture
+def tofu(make_tofu, localfs_dir) -> Tofu:
+    """A working directory where `localfs` is the provider from providers/localfs."""
+    return make_tofu({"localfs": localfs_dir})
+
+
+@pytest.fixture
+def test_provider(tmp_path_factory, host_binary):
+    """Assembles one of tests/e2e/providers/NAME as provider NAME."""
+    def make(name: str) -> Path:
+        dest = tmp_path_factory.mktemp("provider") / name
+        return assemble_provider(dest, TEST_PROVIDERS_DIR / name, host_binary, name)
+    return make

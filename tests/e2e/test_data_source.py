@@ -1,0 +1,79 @@
+"""The localfs_file data source: values read at plan time and used in outputs."""
+import hashlib
+
+from harness import planned_actions, required_providers, squash
+
+CONTENT = "alpha\nbeta\ngamma\n"
+
+CONFIG = required_providers("localfs") + """
+data "localfs_file" "list" {
+  path = "list.txt"
+}
+
+output "content" {
+  value = data.localfs_file.list.content
+}
+
+output "lines" {
+  value = data.localfs_file.list.lines
+}
+
+output "sha256" {
+  value = data.localfs_file.list.sha256
+}
+
+output "size" {
+  value = data.localfs_file.list.size
+}
+"""
+
+
+def test_data_source_reads_the_file_into_outputs(tofu):
+    tofu.write(CONFIG)
+    (tofu.workdir / "list.txt").write_text(CONTENT)
+
+    tofu.apply()
+
+    assert tofu.outputs() == {
+        "content": CONTENT,
+        "lines": ["alpha", "beta", "gamma"],
+        "sha256": hashlib.sha256(CONTENT.encode()).hexdigest(),
+        "size": len(CONTENT),
+    }
+    assert tofu.plan_exit_code() == 0
+
+
+def test_data_source_sees_a_file_written_by_a_resource_in_the_same_apply(tofu):
+    tofu.write(required_providers("localfs") + """
+resource "localfs_file" "source" {
+  path    = "written.txt"
+  content = "one\\ntwo"
+}
+
+data "localfs_file" "copy" {
+  path       = localfs_file.source.path
+  depends_on = [localfs_file.source]
+}
+
+output "lines" {
+  value = data.localfs_file.copy.lines
+}
+""")
+    code, plan = tofu.plan()
+    assert code == 2
+    assert planned_actions(plan)["localfs_file.source"] == ["create"]
+
+    tofu.apply()
+    assert tofu.outputs() == {"lines": ["one", "two"]}
+    assert tofu.plan_exit_code() == 0
+
+
+def test_data_source_for_a_missing_file_is_an_error_diagnostic(tofu):
+    tofu.write(CONFIG)
+
+    result = tofu.run("plan", "-input=false", ok=(1,))
+
+    stderr = squash(result.stderr)
+    assert "Error:" in stderr
+    assert "file not found" in stderr
+    assert "list.txt" in stderr

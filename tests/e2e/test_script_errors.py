@@ -1,0 +1,85 @@
+"""A broken script is a diagnostic naming the script and line, never a crash of the provider.
+
+The scripts live in tests/e2e/providers; each failing line carries a `MARK: <name>` comment so
+the tests can find its line number.
+"""
+from pathlib import Path
+
+import pytest
+
+from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, required_providers, resources,
+                     squash)
+
+
+def marked_line(script: Path, mark: str) -> int:
+    for number, line in enumerate(script.read_text().splitlines(), start=1):
+        if f"MARK: {mark}" in line:
+            return number
+    raise AssertionError(f"no MARK: {mark} in {script}")
+
+
+def assert_diagnostic_without_crash(result, script: str, line: int, message: str) -> None:
+    stderr = squash(result.stderr)
+    assert "Error:" in stderr, result.stderr
+    assert f"{script}:{line}" in stderr, result.stderr
+    assert message in stderr, result.stderr
+    for marker in CRASH_MARKERS:
+        assert marker not in result.stderr + result.stdout, result.stderr
+
+
+def one_resource(kind: str) -> str:
+    return required_providers("broken") + f"""
+resource "broken_{kind}" "it" {{
+  name = "first"
+}}
+"""
+
+
+@pytest.mark.parametrize("kind, mark, message", [
+    ("boom", "boom", "create refused for first"),
+    ("crash", "crash", "attempt to index a nil value"),
+])
+def test_error_in_create_is_a_diagnostic_with_script_and_line(
+        make_tofu, test_provider, kind, mark, message):
+    tofu = make_tofu({"broken": test_provider("broken")})
+    tofu.write(one_resource(kind))
+
+    result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+
+    script = f"resource_{kind}.lua"
+    line = marked_line(TEST_PROVIDERS_DIR / "broken" / script, mark)
+    assert_diagnostic_without_crash(result, script, line, message)
+    # Create failed before d:set_id: nothing was saved.
+    assert resources(tofu.state()) == {}
+
+
+def test_create_failing_after_set_id_saves_a_tainted_object(make_tofu, test_provider):
+    tofu = make_tofu({"broken": test_provider("broken")})
+    tofu.write(one_resource("half"))
+
+    result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+
+    line = marked_line(TEST_PROVIDERS_DIR / "broken" / "resource_half.lua", "half")
+    assert_diagnostic_without_crash(result, "resource_half.lua", line,
+                                    "failed after the id was set")
+    saved = resources(tofu.state())["broken_half.it"]
+    assert saved["values"]["id"] == "first"
+    assert saved.get("tainted") is True
+    # The provider is still usable afterwards: the tainted object can be destroyed.
+    tofu.destroy()
+    assert resources(tofu.state()) == {}
+
+
+def test_syntax_error_in_a_script_is_a_diagnostic_with_script_and_line(make_tofu,
+                                                                       test_provider):
+    tofu = make_tofu({"badsyntax": test_provider("badsyntax")})
+    tofu.write(required_providers("badsyntax") + """
+resource "badsyntax_thing" "it" {
+  name = "x"
+}
+""")
+
+    result = tofu.run("plan", "-input=false", ok=(1,))
+
+    line = marked_line(TEST_PROVIDERS_DIR / "badsyntax" / "resource_thing.lua", "syntax")
+    assert_diagnostic_without_crash(result, "resource_thing.lua", line, "near")

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds (Debug with -Werror, and an ASan/UBSan
+# build), runs the unit tests of both, lints the Lua and C++ sources, builds the pinned OpenTofu
+# CLI, and runs the end-to-end suite against the real CLI. Safe to run again: builds and the CLI
+# are incremental / cached. Ends with one line `N passed, N failed`; exits non-zero on any failure.
+#
+# Options (environment):
+#   LUAFORM_E2E_ASAN=0   do not run the e2e suite a second time against the sanitizer build
+#   LUAFORM_SKIP_ASAN=1  skip the sanitizer build entirely
+#   LUAFORM_CACHE=DIR    where the OpenTofu CLI is cached (default ~/.cache/luaform)
+#   PYTEST_ARGS="..."    extra arguments for pytest (e.g. -k drift)
+set -uo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+
+passed=0
+failed=0
+failures=()
+
+step() { printf '\n=== %s ===\n' "$*"; }
+pass() { passed=$((passed + ${2:-1})); }
+fail() {
+  failed=$((failed + ${2:-1}))
+  failures+=("$1")
+  echo "FAILED: $1" >&2
+}
+
+# Adds the counts of a ctest run from its summary line; a run without that line is one failure.
+ctest_suite() {
+  local name="$1" build_dir="$2" log
+  log="$(mktemp)"
+  ctest --test-dir "$build_dir" --output-on-failure -j2 2>&1 | tee "$log"
+  local line
+  line="$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)"
+  rm -f "$log"
+  if [[ -z "$line" ]]; then
+    fail "$name: ctest printed no summary (no tests built?)"
+    return
+  fi
+  local bad total
+  bad="$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")"
+  total="$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$line")"
+  pass "$name" $((total - bad))
+  if ((bad > 0)); then fail "$name: $bad of $total unit tests failed" "$bad"; fi
+}
+
+build() {
+  local name="$1" dir="$2"
+  shift 2
+  step "build $name ($dir)"
+  if cmake -S "$repo" -B "$dir" -G Ninja "$@" && cmake --build "$dir" -j2; then
+    return 0
+  fi
+  fail "build $name"
+  return 1
+}
+
+# Counts from pytest's JUnit XML: every test case is one pass or one failure.
+pytest_suite() {
+  local name="$1" host="$2" xml
+  xml="$(mktemp --suffix=.xml)"
+  step "e2e ($name): pytest tests/e2e with LUAFORM_HOST=$host"
+  # shellcheck disable=SC2086
+  LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest tests/e2e -v -rfE \
+    -p no:cacheprovider --junitxml="$xml" ${PYTEST_ARGS:-}
+  local rc=$?
+  local counts
+  counts="$("$python" - "$xml" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception:
+    print("0 0 0")
+    sys.exit()
+suites = [root] if root.tag == "testsuite" else list(root)
+total = sum(int(s.get("tests", 0)) for s in suites)
+bad = sum(int(s.get("failures", 0)) + int(s.get("errors", 0)) for s in suites)
+skipped = sum(int(s.get("skipped", 0)) for s in suites)
+print(total - bad - skipped, bad, skipped)
+PY
+)"
+  rm -f "$xml"
+  local good bad skipped
+  read -r good bad skipped <<<"$counts"
+  pass "$name" "$good"
+  if ((bad > 0)); then
+    fail "e2e ($name): $bad scenarios failed" "$bad"
+  elif ((rc != 0)); then
+    fail "e2e ($name): pytest exited $rc (no tests collected?)"
+  elif ((good == 0)); then
+    fail "e2e ($name): no scenario ran"
+  fi
+}
+
+# 1. Dependencies.
+step "dependencies"
+if ! bash tests/setup/install-deps.sh; then
+  echo "run.sh: installing dependencies failed; see tests/setup/install-deps.sh" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+python=python3
+if ! python3 -m pytest --version >/dev/null 2>&1; then
+  python=/usr/bin/python3  # Debian's python3-pytest, installed by install-deps.sh
+fi
+if ! "$python" -m pytest --version >/dev/null 2>&1; then
+  echo "run.sh: pytest is missing (apt-get install python3-pytest)" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+# 2. Builds and unit tests.
+debug_ok=0
+if build debug build -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_WERROR=ON; then
+  debug_ok=1
+  step "unit tests (debug)"
+  ctest_suite "unit (debug)" build
+fi
+
+asan_ok=0
+if [[ "${LUAFORM_SKIP_ASAN:-0}" != 1 ]]; then
+  if build asan build-asan -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_WERROR=ON -DLUAFORM_SANITIZE=ON; then
+    asan_ok=1
+    step "unit tests (asan)"
+    ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" ctest_suite "unit (asan)" build-asan
+  fi
+fi
+
+# 3. Lint.
+# The badsyntax test provider does not parse on purpose.
+step "luacheck lua-sdk providers tests/e2e/providers"
+if luacheck --no-color --exclude-files 'tests/e2e/providers/badsyntax/*' \
+  -- lua-sdk providers tests/e2e/providers; then
+  pass luacheck
+else
+  fail "luacheck"
+fi
+
+step "clang-format --dry-run --Werror (host/, tests/unit/)"
+mapfile -t cxx_files < <(find host tests/unit -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
+if ((${#cxx_files[@]} == 0)); then
+  fail "clang-format: no C++ files found"
+elif clang-format --dry-run --Werror "${cxx_files[@]}"; then
+  pass clang-format
+else
+  fail "clang-format (fix with: clang-format -i <files>)"
+fi
+
+# 4. The real CLI and the end-to-end suite.
+step "OpenTofu CLI"
+tofu=""
+if tofu="$(bash tests/e2e/install-tofu.sh)"; then
+  "$tofu" version
+else
+  fail "install OpenTofu (tests/e2e/install-tofu.sh; needs Go >= 1.26.6 and the Go module proxy)"
+fi
+
+if [[ -n "$tofu" ]]; then
+  if ((debug_ok)); then
+    debug_start=$SECONDS
+    pytest_suite debug "$repo/build/host/luaform"
+    echo "e2e (debug) took $((SECONDS - debug_start))s"
+  else
+    fail "e2e: skipped, the debug build failed"
+  fi
+  if [[ "${LUAFORM_E2E_ASAN:-1}" == 1 ]]; then
+    if ((asan_ok)); then
+      # The CLI kills the plugin at the end of each command, so leak reports would be noise;
+      # every other ASan/UBSan report still fails the scenario (harness.SANITIZER_MARKERS).
+      asan_start=$SECONDS
+      ASAN_OPTIONS="detect_leaks=0" pytest_suite asan "$repo/build-asan/host/luaform"
+      echo "e2e (asan) took $((SECONDS - asan_start))s"
+    else
+      fail "e2e (asan): skipped, the sanitizer build failed or was skipped"
+    fi
+  fi
+fi
+
+step "summary"
+for f in "${failures[@]}"; do echo "  failed: $f"; done
+echo "$passed passed, $failed failed"
+((failed == 0))

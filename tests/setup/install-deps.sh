@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages luaform needs to build, lint and test. Idempotent: when every
+# package is installed already (dpkg says so), apt is not touched at all.
+# Go (needed once, to build the OpenTofu CLI) is not installed here: tests/e2e/install-tofu.sh
+# checks for it and says how to get it.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake ninja-build pkg-config
+  libgrpc++-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
+  liblua5.4-dev lua5.4 libcurl4-openssl-dev libssl-dev
+  nlohmann-json3-dev libmsgpack-cxx-dev doctest-dev
+  # lint and tests
+  clang-format clang-tidy lua-check python3-pytest
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]]; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=()
+if [[ "$(id -u)" != 0 ]]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps: run as root (or install sudo) to: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update
+"${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
