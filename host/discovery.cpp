@@ -49,7 +49,9 @@ void collect(const fs::path& dir, const std::string& prefix, const std::string& 
     if (!file.starts_with(prefix) || !file.ends_with(".lua")) continue;
     const std::string rest = file.substr(prefix.size(), file.size() - prefix.size() - 4);
     if (rest.empty()) continue;
-    out[provider + "_" + rest] = entry.path();
+    std::string type_name = provider;
+    type_name.append("_").append(rest);
+    out[type_name] = entry.path();
   }
 }
 

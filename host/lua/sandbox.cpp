@@ -1,0 +1,136 @@
+#include "host/lua/sandbox.h"
+
+#include <cstdio>
+#include <initializer_list>
+#include <stdexcept>
+#include <utility>
+
+#include "host/lua/guarded.h"
+
+namespace luaform::lua {
+namespace {
+
+// How many VM instructions run between two looks at the stop flag: rare enough to cost
+// nothing measurable, frequent enough that a busy loop stops within microseconds.
+constexpr int kHookInterval = 1000;
+
+const std::atomic<bool>*& stop_flag(lua_State* L) {
+  return *static_cast<const std::atomic<bool>**>(lua_getextraspace(L));
+}
+
+void stop_hook(lua_State* L, lua_Debug*) {
+  const std::atomic<bool>* stop = stop_flag(L);
+  if (stop == nullptr || !stop->load(std::memory_order_relaxed)) return;
+  // Inside a hook, level 0 is the Lua function being run: the line the script was at.
+  luaL_where(L, 0);
+  lua_pushstring(L, kStoppedMessage);
+  lua_concat(L, 2);
+  lua_error(L);
+}
+
+// print writes to stderr: the plugin's stdout carries the go-plugin handshake, and go-plugin
+// copies stderr into the CLI's log (TF_LOG).
+int print_to_stderr(lua_State* L) {
+  const int n = lua_gettop(L);
+  std::string line;
+  for (int i = 1; i <= n; ++i) {
+    size_t length = 0;
+    const char* text = luaL_tolstring(L, i, &length);
+    if (i > 1) line += '\t';
+    line.append(text, length);
+    lua_pop(L, 1);
+  }
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+  return 0;
+}
+
+// load() restricted to source text: precompiled chunks can crash the VM.
+int load_text_only(lua_State* L) {
+  // Argument 4 (env) is significant even when nil, so only pad up to the mode argument.
+  if (lua_gettop(L) < 3) lua_settop(L, 3);
+  lua_pushliteral(L, "t");
+  lua_replace(L, 3);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+// io.lines(filename, ...): without a file name io.lines would read the plugin's stdin.
+int lines_of_file(lua_State* L) {
+  luaL_checkstring(L, 1);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+// Replaces the library table on top of the stack by a new one holding only `names`, and
+// makes it both the global `name` and package.loaded[name].
+void keep_only(lua_State* L, const char* name, std::initializer_list<const char*> names) {
+  lua_newtable(L);
+  for (const char* field : names) {
+    lua_getfield(L, -2, field);
+    lua_setfield(L, -2, field);
+  }
+  lua_remove(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, name);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
+void open_libraries(lua_State* L) {
+  const std::pair<const char*, lua_CFunction> full[] = {
+      {LUA_GNAME, luaopen_base},          {LUA_LOADLIBNAME, luaopen_package},
+      {LUA_TABLIBNAME, luaopen_table},    {LUA_STRLIBNAME, luaopen_string},
+      {LUA_MATHLIBNAME, luaopen_math},    {LUA_UTF8LIBNAME, luaopen_utf8},
+      {LUA_COLIBNAME, luaopen_coroutine},
+  };
+  for (const auto& [name, open] : full) {
+    luaL_requiref(L, name, open, 1);
+    lua_pop(L, 1);
+  }
+
+  // io for files only: no popen, no stdin/stdout, no default input or output.
+  luaL_requiref(L, LUA_IOLIBNAME, luaopen_io, 0);
+  lua_getfield(L, -1, "lines");
+  lua_pushcclosure(L, guarded<lines_of_file>, 1);
+  lua_setfield(L, -2, "lines");
+  keep_only(L, LUA_IOLIBNAME, {"open", "lines", "type"});
+
+  // os for time, environment and file removal/renaming: no execute, exit, setlocale, tmpname.
+  luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0);
+  keep_only(L, LUA_OSLIBNAME, {"time", "date", "clock", "difftime", "getenv", "remove", "rename"});
+
+  // Base functions that reach the file system or precompiled code go; load keeps text only.
+  lua_pushnil(L);
+  lua_setglobal(L, "dofile");
+  lua_pushnil(L);
+  lua_setglobal(L, "loadfile");
+  lua_getglobal(L, "load");
+  lua_pushcclosure(L, guarded<load_text_only>, 1);
+  lua_setglobal(L, "load");
+  lua_pushcfunction(L, guarded<print_to_stderr>);
+  lua_setglobal(L, "print");
+}
+
+}  // namespace
+
+StatePtr new_sandboxed_state(const std::atomic<bool>* stop) {
+  StatePtr state(luaL_newstate());
+  if (!state) throw std::runtime_error("cannot create a Lua state: out of memory");
+  lua_State* L = state.get();
+  stop_flag(L) = stop;
+  if (auto failure = protected_run(L, open_libraries)) {
+    throw std::runtime_error("cannot open the Lua libraries: " + *failure);
+  }
+  lua_sethook(L, stop_hook, LUA_MASKCOUNT, kHookInterval);
+  return state;
+}
+
+}  // namespace luaform::lua

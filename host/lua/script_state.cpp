@@ -1,0 +1,155 @@
+#include "host/lua/script_state.h"
+
+#include <stdexcept>
+
+#include "host/lua/guarded.h"
+#include "host/lua/module_loader.h"
+#include "host/lua/resource_data_object.h"
+#include "host/lua/schema_reader.h"
+#include "host/lua/value_conversion.h"
+
+namespace luaform::lua {
+namespace {
+
+// "tf.resource { ... }" for kind "resource": how a script should end.
+std::string constructor_of(const std::string& kind) {
+  return "tf." + kind + " { ... }";
+}
+
+// What a script returned, for the message saying it returned the wrong thing.
+std::string describe_returned(lua_State* L, int index) {
+  if (lua_istable(L, index)) {
+    lua_getfield(L, index, "kind");
+    std::string kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    lua_pop(L, 1);
+    if (kind == "provider" || kind == "resource" || kind == "data_source") {
+      return constructor_of(kind);
+    }
+    return "a plain table";
+  }
+  return luaL_typename(L, index);
+}
+
+}  // namespace
+
+ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop,
+                         LoadReport* report)
+    : scripts_(scripts), state_(new_sandboxed_state(stop)) {
+  lua_State* L = state_.get();
+  if (auto failure = protected_run(L, [this](lua_State* S) {
+        install_module_loader(S, scripts_);
+        register_resource_data_type(S);
+      })) {
+    throw std::runtime_error("cannot set up the Lua state: " + *failure);
+  }
+  if (scripts.provider_script) load(*scripts.provider_script, "provider", {}, report);
+  for (const auto& [type_name, file] : scripts.resources) {
+    load(file, "resource", type_name, report);
+  }
+  for (const auto& [type_name, file] : scripts.data_sources) {
+    load(file, "data_source", type_name, report);
+  }
+}
+
+void ScriptState::load(const std::filesystem::path& file, const char* kind,
+                       const std::string& type_name, LoadReport* report) {
+  lua_State* L = state_.get();
+  const std::string display = display_name(file, scripts_.directory);
+  const std::string expected = kind;
+  std::optional<Definition> loaded;
+  engine::Schema schema;
+  bool has_update = false;
+  bool has_import = false;
+
+  auto failure = protected_run(L, [&](lua_State* S) {
+    std::string error;
+    if (!load_script_file(S, file, display, error)) throw std::runtime_error(error);
+    lua_call(S, 0, 1);
+    bool tagged = false;
+    if (lua_istable(S, -1)) {
+      tagged = lua_getfield(S, -1, "kind") == LUA_TSTRING && lua_tostring(S, -1) == expected;
+      lua_pop(S, 1);
+    }
+    if (!tagged) {
+      throw std::runtime_error(display + ": the script must return " + constructor_of(expected) +
+                               ", but it returned " + describe_returned(S, -1));
+    }
+    try {
+      schema = read_schema(S, -1, expected != "provider");
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(display + ": " + e.what());
+    }
+    has_update = lua_getfield(S, -1, "update") == LUA_TFUNCTION;
+    has_import = lua_getfield(S, -2, "import") != LUA_TNIL;
+    lua_pop(S, 2);
+    loaded = Definition{luaL_ref(S, LUA_REGISTRYINDEX), display};
+  });
+
+  if (failure || !loaded) {
+    std::string detail = failure.value_or(display);
+    // `return tf.resource { ... }` is a tail call, so an error raised by tf.resource has no
+    // line to point at; the file name at least says where to look.
+    if (!detail.starts_with(display + ":")) detail = display + ": " + detail;
+    if (report) report->diagnostics.error("Cannot load " + display, detail);
+    return;
+  }
+  const std::string kind_name = expected;
+  if (kind_name == "provider") {
+    provider_ = loaded;
+    if (report) report->schema.provider = std::move(schema);
+  } else if (kind_name == "resource") {
+    resources_.emplace(type_name, *loaded);
+    if (report) {
+      report->schema.resources[type_name] = std::move(schema);
+      if (has_update) report->with_update.insert(type_name);
+      if (has_import) report->importable.insert(type_name);
+    }
+  } else {
+    data_sources_.emplace(type_name, *loaded);
+    if (report) report->schema.data_sources[type_name] = std::move(schema);
+  }
+}
+
+engine::Diagnostics ScriptState::configure(const engine::Value& config) {
+  engine::Diagnostics diags;
+  if (!provider_) return diags;  // no provider.lua (or it failed to load): no client
+  lua_State* L = state_.get();
+  auto failure = protected_run(L, [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, provider_->ref);
+    if (lua_getfield(S, -1, "configure") != LUA_TFUNCTION) return;
+    if (config.is_known() && !config.is_null()) {
+      push_value(S, config);
+    } else {
+      lua_newtable(S);
+    }
+    lua_call(S, 1, 1);
+    luaL_unref(S, LUA_REGISTRYINDEX, client_ref_);
+    client_ref_ = luaL_ref(S, LUA_REGISTRYINDEX);
+  });
+  if (failure) diags.error(provider_->display + ": configure failed", *failure);
+  return diags;
+}
+
+std::optional<std::string> ScriptState::call(engine::Operation op, const std::string& type_name,
+                                             engine::ResourceData& d) {
+  const bool data_source = op == engine::Operation::ReadData;
+  const auto& definitions = data_source ? data_sources_ : resources_;
+  auto it = definitions.find(type_name);
+  if (it == definitions.end()) {
+    return std::string("no script defines ") + (data_source ? "data source " : "resource ") +
+           type_name;
+  }
+  const Definition& definition = it->second;
+  const char* function = engine::operation_name(op);
+  return protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
+    if (lua_getfield(S, -1, function) != LUA_TFUNCTION) {
+      throw std::runtime_error(definition.display + " declares no " + function + " function");
+    }
+    ResourceDataLease lease(S, d);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil for LUA_NOREF
+    lua_call(S, 2, 0);
+  });
+}
+
+}  // namespace luaform::lua

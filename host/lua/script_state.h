@@ -1,0 +1,64 @@
+// One lua_State with a provider's scripts loaded: the unit the pool lends to a call. It keeps
+// each script's definition table and the client configure returned in the Lua registry.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "host/engine/diagnostics.h"
+#include "host/engine/provider_logic.h"
+#include "host/engine/resource_data.h"
+#include "host/engine/schema.h"
+#include "host/lua/sandbox.h"
+#include "host/lua/script_set.h"
+
+namespace luaform::lua {
+
+// What loading the scripts found out, recorded once, from the first state.
+struct LoadReport {
+  engine::Diagnostics diagnostics;
+  engine::ProviderSchema schema;
+  std::set<std::string> with_update;  // resource types declaring update
+  std::set<std::string> importable;   // resource types declaring import
+};
+
+class ScriptState {
+ public:
+  // Creates the state and runs every script; a script that fails is left out and, when
+  // `report` is given, described there. Throws std::runtime_error only when Lua cannot even
+  // create the state.
+  ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop, LoadReport* report);
+  ScriptState(const ScriptState&) = delete;
+  ScriptState& operator=(const ScriptState&) = delete;
+
+  // Runs provider.lua's configure(config) and keeps what it returns as the client.
+  engine::Diagnostics configure(const engine::Value& config);
+  // Runs one operation; the error message (naming script and line) when it failed.
+  std::optional<std::string> call(engine::Operation op, const std::string& type_name,
+                                  engine::ResourceData& d);
+
+  // Which configuration this state was last configured with (see LuaProvider).
+  uint64_t configured_generation = 0;
+
+ private:
+  struct Definition {
+    int ref;              // the tagged table in the registry
+    std::string display;  // the script's name in messages
+  };
+
+  void load(const std::filesystem::path& file, const char* kind, const std::string& type_name,
+            LoadReport* report);
+
+  const ScriptSet& scripts_;
+  StatePtr state_;
+  std::optional<Definition> provider_;
+  std::map<std::string, Definition> resources_;
+  std::map<std::string, Definition> data_sources_;
+  int client_ref_ = LUA_NOREF;
+};
+
+}  // namespace luaform::lua

@@ -1,0 +1,253 @@
+#include "host/lua/value_conversion.h"
+
+#include <cmath>
+#include <optional>
+
+namespace luaform::lua {
+namespace {
+
+using engine::Number;
+using engine::Type;
+using engine::TypeKind;
+using engine::Value;
+
+bool present(const Value& v) {
+  return v.is_known() && !v.is_null();
+}
+
+[[noreturn]] void mismatch(lua_State* L, int index, const Type& t, const std::string& path,
+                           const std::string& why = {}) {
+  std::string got = luaL_typename(L, index);
+  if (lua_type(L, index) == LUA_TSTRING) {
+    got += " \"" + std::string(lua_tostring(L, index)) + "\"";
+  }
+  throw ConversionError("attribute \"" + path + "\": expected " + t.friendly_name() + ", got " +
+                        (why.empty() ? got : why));
+}
+
+// The exact number a Lua number means: integers stay exact, floats take their shortest text.
+std::optional<Number> lua_number(lua_State* L, int index) {
+  if (lua_isinteger(L, index)) return Number::from_int(lua_tointeger(L, index));
+  const double d = lua_tonumber(L, index);
+  if (!std::isfinite(d)) return std::nullopt;
+  return Number::from_double(d);
+}
+
+Value to_string_value(lua_State* L, int index, const Type& t, const std::string& path) {
+  switch (lua_type(L, index)) {
+    case LUA_TSTRING: {
+      size_t length = 0;
+      const char* s = lua_tolstring(L, index, &length);
+      return Value::string(std::string(s, length));
+    }
+    case LUA_TNUMBER: {
+      auto n = lua_number(L, index);
+      if (!n) mismatch(L, index, t, path, "a number that is not finite");
+      return Value::string(n->text());
+    }
+    case LUA_TBOOLEAN:
+      return Value::string(lua_toboolean(L, index) ? "true" : "false");
+    default:
+      mismatch(L, index, t, path);
+  }
+}
+
+Value to_number_value(lua_State* L, int index, const Type& t, const std::string& path) {
+  if (lua_type(L, index) == LUA_TNUMBER) {
+    auto n = lua_number(L, index);
+    if (!n) mismatch(L, index, t, path, "a number that is not finite");
+    return Value::number(*n);
+  }
+  if (lua_type(L, index) == LUA_TSTRING) {
+    if (auto n = Number::parse(lua_tostring(L, index))) return Value::number(*n);
+  }
+  mismatch(L, index, t, path);
+}
+
+Value to_bool_value(lua_State* L, int index, const Type& t, const std::string& path) {
+  if (lua_type(L, index) == LUA_TBOOLEAN) return Value::boolean(lua_toboolean(L, index));
+  if (lua_type(L, index) == LUA_TSTRING) {
+    const std::string s = lua_tostring(L, index);
+    if (s == "true" || s == "false") return Value::boolean(s == "true");
+  }
+  mismatch(L, index, t, path);
+}
+
+// A table whose keys are exactly 1..n: the elements of a list or set.
+Value::List to_elements(lua_State* L, int index, const Type& t, const std::string& path) {
+  if (!lua_istable(L, index)) mismatch(L, index, t, path);
+  const lua_Unsigned length = lua_rawlen(L, index);
+  lua_Unsigned keys = 0;
+  lua_pushnil(L);
+  while (lua_next(L, index) != 0) {
+    lua_pop(L, 1);
+    lua_Integer k = 0;
+    if (!lua_isinteger(L, -1) || (k = lua_tointeger(L, -1)) < 1 ||
+        static_cast<lua_Unsigned>(k) > length) {
+      const std::string key = lua_type(L, -1) == LUA_TSTRING
+                                  ? "\"" + std::string(lua_tostring(L, -1)) + "\""
+                                  : std::string(luaL_typename(L, -1));
+      lua_pop(L, 1);
+      mismatch(L, index, t, path, "a table with key " + key + " (a list is an array table)");
+    }
+    ++keys;
+  }
+  if (keys != length) mismatch(L, index, t, path, "an array with holes");
+  Value::List elements;
+  elements.reserve(length);
+  for (lua_Unsigned i = 1; i <= length; ++i) {
+    lua_rawgeti(L, index, static_cast<lua_Integer>(i));
+    const std::string element_path = path + "[" + std::to_string(i) + "]";
+    elements.push_back(to_value(L, lua_gettop(L), t.element(), element_path));
+    lua_pop(L, 1);
+  }
+  return elements;
+}
+
+// A table with string keys: the elements of a map or the attributes of an object.
+Value::Object to_attributes(lua_State* L, int index, const Type& t, const std::string& path) {
+  if (!lua_istable(L, index)) mismatch(L, index, t, path);
+  Value::Object attributes;
+  lua_pushnil(L);
+  while (lua_next(L, index) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      const std::string key_type = luaL_typename(L, -2);
+      lua_pop(L, 2);
+      mismatch(L, index, t, path, "a table with a " + key_type + " key (keys must be strings)");
+    }
+    const std::string key = lua_tostring(L, -2);
+    const Type* element = nullptr;
+    if (t.kind() == TypeKind::Map) {
+      element = &t.element();
+    } else if (auto it = t.attributes().find(key); it != t.attributes().end()) {
+      element = &it->second;
+    } else {
+      lua_pop(L, 2);
+      std::string message = "attribute \"" + path + "\": unexpected attribute \"";
+      message += key;
+      message += '"';
+      throw ConversionError(message);
+    }
+    std::string element_path = path;
+    element_path += '.';
+    element_path += key;
+    attributes[key] = to_value(L, lua_gettop(L), *element, element_path);
+    lua_pop(L, 1);
+  }
+  return attributes;
+}
+
+}  // namespace
+
+void push_value(lua_State* L, const Value& v) {
+  luaL_checkstack(L, 3, "value nested too deeply");
+  if (!present(v)) {
+    lua_pushnil(L);
+    return;
+  }
+  switch (v.type().kind()) {
+    case TypeKind::String:
+      lua_pushlstring(L, v.as_string().data(), v.as_string().size());
+      return;
+    case TypeKind::Number:
+      if (auto i = v.as_number().to_int64()) {
+        lua_pushinteger(L, *i);
+      } else {
+        lua_pushnumber(L, v.as_number().to_double());
+      }
+      return;
+    case TypeKind::Bool:
+      lua_pushboolean(L, v.as_bool());
+      return;
+    case TypeKind::List:
+    case TypeKind::Set:
+    case TypeKind::Tuple: {
+      lua_createtable(L, static_cast<int>(v.elements().size()), 0);
+      lua_Integer i = 0;
+      for (const Value& element : v.elements()) {
+        if (!present(element)) continue;
+        push_value(L, element);
+        lua_rawseti(L, -2, ++i);
+      }
+      return;
+    }
+    case TypeKind::Map:
+    case TypeKind::Object:
+      lua_createtable(L, 0, static_cast<int>(v.attributes().size()));
+      for (const auto& [key, element] : v.attributes()) {
+        if (!present(element)) continue;
+        lua_pushlstring(L, key.data(), key.size());
+        push_value(L, element);
+        lua_rawset(L, -3);
+      }
+      return;
+    case TypeKind::Dynamic:
+      lua_pushnil(L);
+      return;
+  }
+}
+
+void push_zero(lua_State* L, const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::String:
+      lua_pushliteral(L, "");
+      return;
+    case TypeKind::Number:
+      lua_pushinteger(L, 0);
+      return;
+    case TypeKind::Bool:
+      lua_pushboolean(L, 0);
+      return;
+    case TypeKind::Dynamic:
+      lua_pushnil(L);
+      return;
+    default:
+      lua_newtable(L);
+      return;
+  }
+}
+
+bool is_zero(const Value& v) {
+  if (!present(v)) return true;
+  switch (v.type().kind()) {
+    case TypeKind::String:
+      return v.as_string().empty();
+    case TypeKind::Number:
+      return v.as_number() == Number::from_int(0);
+    case TypeKind::Bool:
+      return !v.as_bool();
+    case TypeKind::List:
+    case TypeKind::Set:
+    case TypeKind::Map:
+      return v.length() == 0;
+    default:
+      return false;
+  }
+}
+
+Value to_value(lua_State* L, int index, const Type& t, const std::string& name) {
+  index = lua_absindex(L, index);
+  luaL_checkstack(L, 4, "value nested too deeply");
+  if (lua_isnil(L, index)) return Value::null(t);
+  switch (t.kind()) {
+    case TypeKind::String:
+      return to_string_value(L, index, t, name);
+    case TypeKind::Number:
+      return to_number_value(L, index, t, name);
+    case TypeKind::Bool:
+      return to_bool_value(L, index, t, name);
+    case TypeKind::List:
+      return Value::list(t.element(), to_elements(L, index, t, name));
+    case TypeKind::Set:
+      return Value::set(t.element(), to_elements(L, index, t, name));
+    case TypeKind::Map:
+      return Value::map(t.element(), to_attributes(L, index, t, name));
+    case TypeKind::Object:
+      return Value::object(t, to_attributes(L, index, t, name));
+    default:
+      throw ConversionError("attribute \"" + name + "\": values of type " + t.friendly_name() +
+                            " cannot be set from Lua");
+  }
+}
+
+}  // namespace luaform::lua

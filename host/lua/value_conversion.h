@@ -1,0 +1,37 @@
+// engine::Value <-> plain Lua values. Lists and sets become arrays, maps and objects
+// string-keyed tables; Lua values are converted towards a declared engine::Type, with the
+// weak typing helper/schema allows (a number for a string attribute becomes its text).
+#pragma once
+
+#include <lua.hpp>
+
+#include <stdexcept>
+#include <string>
+
+#include "host/engine/type.h"
+#include "host/engine/value.h"
+
+namespace luaform::lua {
+
+// A Lua value that does not fit the declared type; the message names the attribute.
+class ConversionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Pushes `v`. Null and unknown push nil; null or unknown elements inside collections are left
+// out. Numbers that are integers fitting 64 bits become Lua integers, others floats.
+void push_value(lua_State* L, const engine::Value& v);
+
+// Pushes the zero value of `t`: "", 0, false, or an empty table (nil for the dynamic type).
+void push_zero(lua_State* L, const engine::Type& t);
+
+// True when `v` is null, unknown, or the zero value of its type (what get_ok reports as unset).
+bool is_zero(const engine::Value& v);
+
+// Converts the Lua value at `index` to a Value of type `t`; nil becomes null. `name` is the
+// attribute's name for messages such as: attribute "x": expected string, got table.
+// Throws ConversionError.
+engine::Value to_value(lua_State* L, int index, const engine::Type& t, const std::string& name);
+
+}  // namespace luaform::lua

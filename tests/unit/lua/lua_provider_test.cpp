@@ -1,0 +1,315 @@
+// The ProviderLogic built from scripts: configure and the client, the CRUD calls, errors as
+// diagnostics, StopProvider, and calls from several threads at once.
+#include "host/lua/lua_provider.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "provider_dir.h"
+
+using namespace luaform;
+using namespace luaform::lua::testing;
+using engine::Operation;
+using engine::Type;
+using engine::Value;
+
+namespace {
+
+// A provider whose client is an in-memory store: a file-like resource on top of it.
+const char* kProvider = R"(local tf = require("luaform")
+return tf.provider {
+  schema = { prefix = tf.string { optional = true }, unset = tf.string { optional = true } },
+  configure = function(config)
+    return { prefix = config.prefix, saw_unset = config.unset == nil, store = {}, configured = 1 }
+  end,
+}
+)";
+
+const char* kItem = R"(local tf = require("luaform")
+return tf.resource {
+  schema = {
+    name = tf.string { required = true },
+    content = tf.string { optional = true },
+    stored = tf.string { computed = true },
+  },
+  create = function(d, client)
+    local id = client.prefix .. d:get("name")
+    client.store[id] = d:get("content")
+    d:set_id(id)
+    d:set("stored", client.store[id])
+  end,
+  read = function(d, client)
+    local content = client.store[d:id()]
+    if content == nil then
+      d:set_id("")
+      return
+    end
+    d:set("content", content)
+    d:set("stored", content)
+  end,
+  update = function(d, client)
+    client.store[d:id()] = d:get("content")
+    d:set("stored", d:get("content"))
+  end,
+  delete = function(d, client)
+    if d:get("name") == "stuck" then
+      error("cannot delete " .. d:id())
+    end
+    client.store[d:id()] = nil
+  end,
+}
+)";
+
+struct Store {
+  ProviderDir dir;
+  std::shared_ptr<engine::ProviderLogic> logic;
+  std::unique_ptr<Instance> item;
+
+  Store() {
+    dir.write("provider.lua", kProvider);
+    dir.write("resource_item.lua", kItem);
+    logic = dir.load();
+    REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+    item = std::make_unique<Instance>(*logic, "test_item");
+    Type config_type = logic->schema().provider.block.implied_type();
+    auto diags = logic->configure(Value::object(config_type, {{"prefix", Value::string("p-")}}));
+    REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("create, read, update and delete run the script with the configured client") {
+  Store s;
+  const Instance& i = *s.item;
+  Value config = i.object({{"name", Value::string("a")}, {"content", Value::string("one")}});
+
+  engine::ResourceData created(i.schema, i.null(), config, config);
+  auto diags = s.logic->call(Operation::Create, "test_item", created);
+  REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+  Value state = created.result();
+  CHECK(state.get_attribute("id") == Value::string("p-a"));
+  CHECK(state.get_attribute("stored") == Value::string("one"));
+
+  engine::ResourceData read(i.schema, state, Value::null(i.type), Value::null(i.type));
+  REQUIRE_FALSE(s.logic->call(Operation::Read, "test_item", read).has_errors());
+  CHECK(read.result() == state);
+
+  Value planned = state.with_attribute("content", Value::string("two"));
+  engine::ResourceData updated(i.schema, state, planned, planned);
+  REQUIRE_FALSE(s.logic->call(Operation::Update, "test_item", updated).has_errors());
+  state = updated.result();
+  CHECK(state.get_attribute("stored") == Value::string("two"));
+
+  engine::ResourceData deleted(i.schema, state, Value::null(i.type), Value::null(i.type));
+  REQUIRE_FALSE(s.logic->call(Operation::Delete, "test_item", deleted).has_errors());
+
+  engine::ResourceData gone(i.schema, state, Value::null(i.type), Value::null(i.type));
+  REQUIRE_FALSE(s.logic->call(Operation::Read, "test_item", gone).has_errors());
+  CHECK(gone.result().is_null());
+}
+
+TEST_CASE("configure receives a plain table with nil for unset attributes") {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("data_source_probe.lua", R"(local tf = require("luaform")
+return tf.data_source {
+  schema = { out = tf.string { computed = true } },
+  read = function(d, client)
+    d:set_id("probe")
+    d:set("out", tostring(client.prefix) .. " " .. tostring(client.saw_unset))
+  end,
+}
+)");
+  auto logic = dir.load();
+  Type config_type = logic->schema().provider.block.implied_type();
+  REQUIRE_FALSE(
+      logic->configure(Value::object(config_type, {{"prefix", Value::string("x")}})).has_errors());
+  engine::Schema schema = engine::schema_as_served(logic->schema()).data_sources.at("test_probe");
+  Value null = Value::null(schema.block.implied_type());
+  engine::ResourceData d(schema, null, null, null);
+  REQUIRE_FALSE(logic->call(Operation::ReadData, "test_probe", d).has_errors());
+  CHECK(d.get("out") == Value::string("x true"));
+}
+
+TEST_CASE("an error in configure is a diagnostic naming provider.lua and the line") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.provider {
+  configure = function()
+    error("no credentials")
+  end,
+}
+)");
+  auto logic = dir.load();
+  auto diags = logic->configure(Value::null(logic->schema().provider.block.implied_type()));
+  REQUIRE(diags.items().size() == 1);
+  CHECK(diags.items()[0].summary == "provider.lua: configure failed");
+  CHECK(diags.items()[0].detail == "provider.lua:4: no credentials");
+}
+
+TEST_CASE("a runtime error in create is a diagnostic with the type, operation, file and line") {
+  Store s;
+  const Instance& i = *s.item;
+  // The store has no "p-" prefix when configure never ran, so concatenating nil fails.
+  ProviderDir dir;
+  dir.write("resource_item.lua", kItem);
+  auto unconfigured = dir.load();
+  Value config = i.object({{"name", Value::string("a")}});
+  engine::ResourceData d(i.schema, i.null(), config, config);
+  auto diags = unconfigured->call(Operation::Create, "test_item", d);
+  REQUIRE(diags.items().size() == 1);
+  CHECK(diags.items()[0].summary == "test_item: create failed");
+  CHECK(diags.items()[0].detail.find("resource_item.lua:9: attempt to index a nil value") == 0);
+}
+
+TEST_CASE("error() in delete is a diagnostic with the script's message") {
+  Store s;
+  const Instance& i = *s.item;
+  Value state = i.object({{"id", Value::string("p-stuck")}, {"name", Value::string("stuck")}});
+  engine::ResourceData d(i.schema, state, Value::null(i.type), Value::null(i.type));
+  auto diags = s.logic->call(Operation::Delete, "test_item", d);
+  REQUIRE(diags.items().size() == 1);
+  CHECK(diags.items()[0].summary == "test_item: delete failed");
+  CHECK(diags.items()[0].detail == "resource_item.lua:29: cannot delete p-stuck");
+}
+
+TEST_CASE("an error value that is not a string still becomes a readable diagnostic") {
+  ProviderDir dir;
+  dir.write("resource_odd.lua", R"(local tf = require("luaform")
+local boom = setmetatable({}, { __tostring = function() return "custom error object" end })
+return tf.resource {
+  schema = {},
+  create = function() error(boom) end,
+  read = function() error({ code = 1 }) end,
+  delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  Instance i(*logic, "test_odd");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  CHECK(logic->call(Operation::Create, "test_odd", d).items()[0].detail == "custom error object");
+  CHECK(logic->call(Operation::Read, "test_odd", d).items()[0].detail ==
+        "(error object is a table value)");
+}
+
+TEST_CASE("calling an operation the script does not declare is a clear error") {
+  ProviderDir dir;
+  dir.write("resource_noupdate.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {}, create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  Instance i(*logic, "test_noupdate");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  auto diags = logic->call(Operation::Update, "test_noupdate", d);
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].summary == "test_noupdate: update failed");
+  CHECK(diags.items()[0].detail == "resource_noupdate.lua declares no update function");
+  CHECK(logic->call(Operation::Create, "test_nothere", d).has_errors());
+}
+
+TEST_CASE("stop interrupts a running script with \"stopped by StopProvider\"") {
+  ProviderDir dir;
+  dir.write("resource_spin.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {},
+  create = function(d)
+    d:set_id("spinning")
+    while true do end
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  Instance i(*logic, "test_spin");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    logic->stop();
+  });
+  auto diags = logic->call(Operation::Create, "test_spin", d);
+  stopper.join();
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].detail == "resource_spin.lua:6: stopped by StopProvider");
+  CHECK(d.id() == "spinning");
+}
+
+TEST_CASE("stop also interrupts a loop inside a coroutine") {
+  ProviderDir dir;
+  dir.write("resource_co.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {},
+  create = function()
+    local co = coroutine.wrap(function()
+      while true do end
+    end)
+    co()
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  Instance i(*logic, "test_co");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  logic->stop();
+  auto diags = logic->call(Operation::Create, "test_co", d);
+  REQUIRE(diags.has_errors());
+  // coroutine.wrap adds the position of the resume to errors passing through it.
+  CHECK(diags.items()[0].detail == "resource_co.lua:8: resource_co.lua:6: stopped by StopProvider");
+}
+
+TEST_CASE("calls from many threads at once each get a configured state") {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("resource_slow.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { n = tf.number { required = true }, out = tf.string { computed = true } },
+  create = function(d, client)
+    local start = os.clock()
+    while os.clock() - start < 0.02 do end
+    d:set_id(client.prefix .. d:get("n"))
+    d:set("out", client.prefix)
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  Type config_type = logic->schema().provider.block.implied_type();
+  REQUIRE_FALSE(
+      logic->configure(Value::object(config_type, {{"prefix", Value::string("c-")}})).has_errors());
+  Instance i(*logic, "test_slow");
+  constexpr int kThreads = 12;
+  std::vector<std::string> ids(kThreads);
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int n = 0; n < kThreads; ++n) {
+    threads.emplace_back([&, n] {
+      Value config = i.object({{"n", Value::number(n)}});
+      engine::ResourceData d(i.schema, i.null(), config, config);
+      errors[n] = all_text(logic->call(Operation::Create, "test_slow", d));
+      ids[n] = d.id();
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int n = 0; n < kThreads; ++n) {
+    CHECK(errors[n].empty());
+    CHECK(ids[n] == "c-" + std::to_string(n));
+  }
+}
+
+TEST_CASE("a new configuration reaches every state before its next call") {
+  Store s;
+  const Instance& i = *s.item;
+  Type config_type = s.logic->schema().provider.block.implied_type();
+  REQUIRE_FALSE(s.logic->configure(Value::object(config_type, {{"prefix", Value::string("q-")}}))
+                    .has_errors());
+  Value config = i.object({{"name", Value::string("a")}});
+  engine::ResourceData d(i.schema, i.null(), config, config);
+  REQUIRE_FALSE(s.logic->call(Operation::Create, "test_item", d).has_errors());
+  CHECK(d.id() == "q-a");
+}

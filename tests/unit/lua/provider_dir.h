@@ -1,0 +1,93 @@
+// A provider directory written by a test: scripts go into a fresh temporary directory, which
+// is removed afterwards, and scripts() lists them the way discovery does.
+#pragma once
+
+#include <unistd.h>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "host/engine/resource_data.h"
+#include "host/engine/schema_rules.h"
+#include "host/lua/lua_provider.h"
+#include "host/lua/script_set.h"
+
+namespace luaform::lua::testing {
+
+class ProviderDir {
+ public:
+  ProviderDir() {
+    static std::atomic<int> counter{0};
+    dir_ = std::filesystem::temp_directory_path() /
+           ("luaform-lua-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  ~ProviderDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  ProviderDir(const ProviderDir&) = delete;
+  ProviderDir& operator=(const ProviderDir&) = delete;
+
+  const std::filesystem::path& path() const { return dir_; }
+
+  // Writes `text` to `relative` (creating directories) and returns its full path.
+  std::filesystem::path write(const std::string& relative, const std::string& text) const {
+    auto file = dir_ / relative;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+  }
+
+  // The scripts found in the directory, for provider "test".
+  ScriptSet scripts() const {
+    ScriptSet set;
+    set.provider_name = "test";
+    set.directory = dir_;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+      const std::string name = entry.path().filename().string();
+      if (name == "provider.lua") set.provider_script = entry.path();
+      auto type_of = [&](const std::string& prefix) {
+        return "test_" + name.substr(prefix.size(), name.size() - prefix.size() - 4);
+      };
+      if (name.starts_with("resource_") && name.ends_with(".lua")) {
+        set.resources[type_of("resource_")] = entry.path();
+      }
+      if (name.starts_with("data_source_") && name.ends_with(".lua")) {
+        set.data_sources[type_of("data_source_")] = entry.path();
+      }
+      if (name == "lua-sdk" && entry.is_directory()) set.sdk_directory = entry.path();
+    }
+    return set;
+  }
+
+  std::shared_ptr<engine::ProviderLogic> load() const { return load_provider(scripts()); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// The text of every diagnostic, one per line, for CHECKs on messages.
+inline std::string all_text(const engine::Diagnostics& diags) {
+  std::string out;
+  for (const auto& d : diags.items()) out += d.summary + " | " + d.detail + "\n";
+  return out;
+}
+
+// A resource's schema as the engine serves it, with an object of its type built from `attrs`.
+struct Instance {
+  engine::Schema schema;
+  engine::Type type;
+  explicit Instance(const engine::ProviderLogic& logic, const std::string& type_name) {
+    schema = engine::schema_as_served(logic.schema()).resources.at(type_name);
+    type = schema.block.implied_type();
+  }
+  engine::Value object(engine::Value::Object attrs) const {
+    return engine::Value::object(type, std::move(attrs));
+  }
+  engine::Value null() const { return engine::Value::null(type); }
+};
+
+}  // namespace luaform::lua::testing
