@@ -31,7 +31,9 @@ grpc::Status not_supported(const std::string& feature, Resp* resp) {
 template <class Event>
 grpc::Status list_not_supported(grpc::ServerWriter<Event>* writer) {
   Event event;
-  for (const auto& d : not_supported_diagnostics("list resources").items()) {
+  // Named, so the diagnostics outlive the loop over them.
+  const engine::Diagnostics diags = not_supported_diagnostics("list resources");
+  for (const auto& d : diags.items()) {
     toproto::diagnostic(d, event.add_diagnostic());
   }
   writer->Write(event);
