@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "host/engine/value_walk.h"
+
 namespace luaform::engine {
 namespace {
 
@@ -254,18 +256,6 @@ void write_string(std::string& out, const std::string& s) {
       out += c;
     }
   }
-}
-
-const Value::List* list_data(const Value& v) {
-  TypeKind k = v.type().kind();
-  bool is_list = k == TypeKind::List || k == TypeKind::Set || k == TypeKind::Tuple;
-  return v.is_known() && is_list ? &v.elements() : nullptr;
-}
-
-const Value::Object* object_data(const Value& v) {
-  TypeKind k = v.type().kind();
-  bool is_object = k == TypeKind::Map || k == TypeKind::Object;
-  return v.is_known() && is_object ? &v.attributes() : nullptr;
 }
 
 // Writes `v` as `t` says; primitives of another kind are converted as cty would, and what

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "host/engine/json_codec.h"
+#include "host/engine/value_walk.h"
 
 namespace luaform::engine {
 namespace {
@@ -18,18 +19,6 @@ constexpr int8_t kUnknownExtension = 0;
 constexpr int8_t kRefinedUnknownExtension = 12;
 // Far deeper than any schema; bounds recursion on hostile input.
 constexpr size_t kMaxDepth = 256;
-
-const Value::List* list_data(const Value& v) {
-  TypeKind k = v.type().kind();
-  bool is_list = k == TypeKind::List || k == TypeKind::Set || k == TypeKind::Tuple;
-  return v.is_known() && is_list ? &v.elements() : nullptr;
-}
-
-const Value::Object* object_data(const Value& v) {
-  TypeKind k = v.type().kind();
-  bool is_object = k == TypeKind::Map || k == TypeKind::Object;
-  return v.is_known() && is_object ? &v.attributes() : nullptr;
-}
 
 void pack_number(Packer& pk, const Number& n) {
   // cty's choice, so that a number survives the trip in both directions: an int when it

@@ -29,4 +29,16 @@ Value unknowns_to_null(const Value& v) {
   }
 }
 
+const Value::List* list_data(const Value& v) {
+  TypeKind k = v.type().kind();
+  bool is_list = k == TypeKind::List || k == TypeKind::Set || k == TypeKind::Tuple;
+  return v.is_known() && is_list ? &v.elements() : nullptr;
+}
+
+const Value::Object* object_data(const Value& v) {
+  TypeKind k = v.type().kind();
+  bool is_object = k == TypeKind::Map || k == TypeKind::Object;
+  return v.is_known() && is_object ? &v.attributes() : nullptr;
+}
+
 }  // namespace luaform::engine
