@@ -7,6 +7,7 @@
 
 #include "host/discovery.h"
 #include "host/engine/provider_service.h"
+#include "host/engine/schema_json.h"
 #include "host/lua/lua_provider.h"
 #include "host/protocol/serve.h"
 
@@ -15,6 +16,10 @@
 #endif
 
 namespace {
+
+std::string provider_address(const luaform::lua::ScriptSet& scripts) {
+  return "registry.opentofu.org/luaform/" + scripts.provider_name;
+}
 
 void print_scripts(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
   out << "provider:     " << scripts.provider_name << "\n"
@@ -45,7 +50,15 @@ void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
          "  --help      this text\n"
          "  --version   print the version\n"
          "  --check     load every script and report problems (file:line)\n"
+         "  --schema    print the provider schema as JSON, as `tofu providers schema -json`\n"
          "  --debug     serve in reattach mode and print TF_REATTACH_PROVIDERS\n";
+}
+
+void print_diagnostics(const luaform::engine::Diagnostics& diags, std::ostream& out) {
+  for (const auto& d : diags.items()) {
+    out << (d.severity == luaform::engine::Severity::Error ? "error: " : "warning: ") << d.summary
+        << (d.detail.empty() ? "" : "\n  " + d.detail) << "\n";
+  }
 }
 
 // Loads everything and prints each problem; exit status 1 when there is an error.
@@ -54,12 +67,21 @@ int check(const luaform::lua::ScriptSet& scripts) {
       std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
   auto diags = service->get_provider_schema().diagnostics;
   print_scripts(scripts, std::cout);
-  for (const auto& d : diags.items()) {
-    std::cout << (d.severity == luaform::engine::Severity::Error ? "error: " : "warning: ")
-              << d.summary << (d.detail.empty() ? "" : "\n  " + d.detail) << "\n";
-  }
+  print_diagnostics(diags, std::cout);
   std::cout << (diags.has_errors() ? "check failed\n" : "check passed\n");
   return diags.has_errors() ? 1 : 0;
+}
+
+// Prints the schema the CLI would see; problems go to stderr so stdout stays pure JSON.
+int schema(const luaform::lua::ScriptSet& scripts) {
+  auto service =
+      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  auto response = service->get_provider_schema();
+  print_diagnostics(response.diagnostics, std::cerr);
+  if (response.diagnostics.has_errors() || response.schema == nullptr) return 1;
+  std::cout << luaform::engine::provider_schema_json(provider_address(scripts), *response.schema)
+            << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -78,10 +100,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (arg == "--check") return check(scripts);
+  if (arg == "--schema") return schema(scripts);
 
   luaform::protocol::ServeOptions options;
   options.debug = arg == "--debug";
-  options.provider_address = "registry.opentofu.org/luaform/" + scripts.provider_name;
+  options.provider_address = provider_address(scripts);
   if (!options.debug && !luaform::protocol::started_by_cli()) {
     print_usage(scripts, std::cerr);
     std::cerr << "\nThis binary is a plugin and is not meant to be run directly.\n";

@@ -1,0 +1,110 @@
+#include "host/engine/schema_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "host/engine/json_codec.h"
+
+namespace luaform::engine {
+namespace {
+
+using nlohmann::json;
+
+// OpenTofu's jsonprovider package omits every false, zero and empty field (Go's omitempty), so
+// each optional member below is only written when it carries something.
+
+const char* description_kind(bool markdown) {
+  return markdown ? "markdown" : "plain";
+}
+
+const char* nesting_name(NestingMode mode) {
+  switch (mode) {
+    case NestingMode::Single:
+      return "single";
+    case NestingMode::List:
+      return "list";
+    case NestingMode::Set:
+      return "set";
+    case NestingMode::Map:
+      return "map";
+    case NestingMode::Group:
+      return "group";
+  }
+  return "invalid";
+}
+
+void put_description(json& out, const std::string& description, bool markdown) {
+  if (!description.empty()) out["description"] = description;
+  out["description_kind"] = description_kind(markdown);
+}
+
+void put_deprecation(json& out, const std::string& message) {
+  // The schema model marks deprecation by a message; the protocol sends it as a flag plus
+  // that message, and the CLI shows both.
+  if (message.empty()) return;
+  out["deprecated"] = true;
+  out["deprecation_message"] = message;
+}
+
+void put_flag(json& out, const char* name, bool value) {
+  if (value) out[name] = true;
+}
+
+json attribute_json(const Attribute& a) {
+  // The type goes through the cty type codec the protocol uses, so both agree by construction.
+  json out = {{"type", json::parse(encode_type_json(a.type))}};
+  put_description(out, a.description, a.description_markdown);
+  put_deprecation(out, a.deprecated);
+  put_flag(out, "required", a.required);
+  put_flag(out, "optional", a.optional);
+  put_flag(out, "computed", a.computed);
+  put_flag(out, "sensitive", a.sensitive);
+  return out;
+}
+
+json block_json(const Block& b);
+
+json nested_block_json(const NestedBlock& nb) {
+  json out = {{"nesting_mode", nesting_name(nb.nesting)}, {"block", block_json(nb.block)}};
+  if (nb.min_items > 0) out["min_items"] = nb.min_items;
+  if (nb.max_items > 0) out["max_items"] = nb.max_items;
+  return out;
+}
+
+json block_json(const Block& b) {
+  json out = json::object();
+  if (!b.attributes.empty()) {
+    json& attributes = out["attributes"];
+    for (const auto& a : b.attributes) attributes[a.name] = attribute_json(a);
+  }
+  if (!b.blocks.empty()) {
+    json& block_types = out["block_types"];
+    for (const auto& nb : b.blocks) block_types[nb.type_name] = nested_block_json(nb);
+  }
+  put_description(out, b.description, b.description_markdown);
+  put_deprecation(out, b.deprecated);
+  return out;
+}
+
+json schema_json(const Schema& s) {
+  return {{"version", s.version}, {"block", block_json(s.block)}};
+}
+
+json schemas_json(const std::map<std::string, Schema>& schemas) {
+  json out = json::object();
+  for (const auto& [name, schema] : schemas) out[name] = schema_json(schema);
+  return out;
+}
+
+}  // namespace
+
+std::string provider_schema_json(const std::string& address, const ProviderSchema& schema) {
+  json provider = {{"provider", schema_json(schema.provider)}};
+  if (!schema.resources.empty()) provider["resource_schemas"] = schemas_json(schema.resources);
+  if (!schema.data_sources.empty()) {
+    provider["data_source_schemas"] = schemas_json(schema.data_sources);
+  }
+  json document = {{"format_version", "1.0"}, {"provider_schemas", {{address, provider}}}};
+  return document.dump();
+}
+
+}  // namespace luaform::engine

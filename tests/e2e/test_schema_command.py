@@ -1,0 +1,38 @@
+"""`terraform-provider-NAME --schema`: the schema the CLI sees, printed without a CLI, in the
+shape of `providers schema -json`."""
+import json
+import os
+import subprocess
+
+from harness import SOURCE_PREFIX, parse_json, required_providers
+
+
+def run_schema(binary):
+    # Started by hand (no TF_/PLUGIN_ variables), as a provider author would.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
+    return subprocess.run([str(binary), "--schema"], env=env, text=True, capture_output=True,
+                          timeout=60, check=False)
+
+
+def test_schema_prints_what_the_cli_reports_for_the_provider(tofu, localfs_dir):
+    result = run_schema(localfs_dir / "terraform-provider-localfs")
+    assert result.returncode == 0, result.stderr
+    ours = json.loads(result.stdout)
+    assert ours["format_version"] == "1.0"
+    address = SOURCE_PREFIX + "localfs"
+    assert list(ours["provider_schemas"]) == [address]
+
+    tofu.write(required_providers("localfs"))
+    # -no-color given here keeps run() from putting it between "providers" and "schema".
+    cli = parse_json(tofu.run("providers", "schema", "-json", "-no-color").stdout)
+
+    assert ours["provider_schemas"][address] == cli["provider_schemas"][address]
+
+
+def test_schema_of_a_provider_with_a_broken_script_reports_it_and_fails(test_provider):
+    result = run_schema(test_provider("badsyntax") / "terraform-provider-badsyntax")
+
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "error: " in result.stderr
+    assert "resource_thing.lua" in result.stderr

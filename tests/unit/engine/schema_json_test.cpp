@@ -1,0 +1,114 @@
+#include "host/engine/schema_json.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace luaform::engine;
+using nlohmann::json;
+
+namespace {
+
+const char* kAddress = "registry.opentofu.org/luaform/demo";
+
+json render(const ProviderSchema& schema) {
+  return json::parse(provider_schema_json(kAddress, schema));
+}
+
+Attribute attr(const char* name, Type type) {
+  Attribute a;
+  a.name = name;
+  a.type = std::move(type);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("the document names the format version and keys the provider by its address") {
+  json doc = render(ProviderSchema{});
+  CHECK(doc["format_version"] == "1.0");
+  CHECK(doc["provider_schemas"].size() == 1);
+  CHECK(doc["provider_schemas"].contains(kAddress));
+}
+
+TEST_CASE("an empty provider block still has a version and a plain description kind") {
+  json provider = render(ProviderSchema{})["provider_schemas"][kAddress];
+  CHECK(provider ==
+        json::parse(R"({"provider":{"version":0,"block":{"description_kind":"plain"}}})"));
+}
+
+TEST_CASE("attributes carry their cty type and only the flags that are true") {
+  ProviderSchema schema;
+  Attribute path = attr("path", Type::string());
+  path.required = true;
+  path.description = "Where the file lives.";
+  path.force_new = true;  // an engine rule, invisible to the CLI
+  Attribute mode = attr("mode", Type::string());
+  mode.optional = true;
+  mode.computed = true;
+  mode.default_value = Value::string("0644");  // defaults are not part of the served schema
+  Attribute secret = attr("secret", Type::map(Type::string()));
+  secret.optional = true;
+  secret.sensitive = true;
+  secret.description = "**never** shown";
+  secret.description_markdown = true;
+  Attribute old = attr("old", Type::list(Type::object({{"a", Type::number()}}, {"a"})));
+  old.optional = true;
+  old.deprecated = "use path";
+  Schema resource;
+  resource.version = 2;
+  resource.block.attributes = {path, mode, secret, old};
+  schema.resources["demo_file"] = resource;
+
+  json block = render(schema)["provider_schemas"][kAddress]["resource_schemas"]["demo_file"];
+  CHECK(block["version"] == 2);
+  CHECK(block["block"] == json::parse(R"({
+    "attributes": {
+      "path": {"type": "string", "description": "Where the file lives.",
+               "description_kind": "plain", "required": true},
+      "mode": {"type": "string", "description_kind": "plain", "optional": true, "computed": true},
+      "secret": {"type": ["map", "string"], "description": "**never** shown",
+                 "description_kind": "markdown", "optional": true, "sensitive": true},
+      "old": {"type": ["list", ["object", {"a": "number"}, ["a"]]], "description_kind": "plain",
+              "optional": true, "deprecated": true, "deprecation_message": "use path"}
+    },
+    "description_kind": "plain"
+  })"));
+}
+
+TEST_CASE("nested blocks appear under block_types with nesting mode and nonzero item limits") {
+  ProviderSchema schema;
+  NestedBlock rule;
+  rule.type_name = "rule";
+  rule.nesting = NestingMode::Set;
+  rule.min_items = 1;
+  rule.block.description = "One rule.";
+  rule.block.description_markdown = true;
+  Attribute port = attr("port", Type::number());
+  port.required = true;
+  rule.block.attributes.push_back(port);
+  NestedBlock timeouts;
+  timeouts.type_name = "timeouts";
+  timeouts.nesting = NestingMode::Single;
+  timeouts.max_items = 1;
+  Schema data;
+  data.block.blocks = {rule, timeouts};
+  data.block.description = "Reads things.";
+  schema.data_sources["demo_thing"] = data;
+
+  json provider = render(schema)["provider_schemas"][kAddress];
+  CHECK_FALSE(provider.contains("resource_schemas"));
+  CHECK(provider["data_source_schemas"]["demo_thing"] == json::parse(R"({
+    "version": 0,
+    "block": {
+      "block_types": {
+        "rule": {"nesting_mode": "set", "min_items": 1, "block": {
+          "attributes": {"port": {"type": "number", "description_kind": "plain", "required": true}},
+          "description": "One rule.", "description_kind": "markdown"}},
+        "timeouts": {"nesting_mode": "single", "max_items": 1,
+                     "block": {"description_kind": "plain"}}
+      },
+      "description": "Reads things.",
+      "description_kind": "plain"
+    }
+  })"));
+}
