@@ -13,7 +13,10 @@ local CALLER = 2
 local PRIMITIVES = { string = "string", number = "number", bool = "boolean" }
 
 local ATTRIBUTE_FLAGS = { "required", "optional", "computed", "force_new", "sensitive" }
-local ATTRIBUTE_TEXTS = { "description", "deprecated" }
+local ATTRIBUTE_TEXTS = { "description", "deprecated", "removed" }
+-- Options naming other attributes by their address from the top ("name", "disk.0.size").
+local ATTRIBUTE_ADDRESS_LISTS = { "conflicts_with", "required_with", "exactly_one_of",
+  "at_least_one_of" }
 
 -- Names Terraform accepts for attributes (helper/schema's rule).
 local NAME_PATTERN = "^[a-z_][a-z0-9_]*$"
@@ -50,8 +53,10 @@ local function type_name(t)
   return t.name
 end
 
+local default_problem
+
 -- Checks `default` against the attribute's type; collections are checked element by element.
-local function default_problem(t, value)
+function default_problem(t, value)
   local lua_type = PRIMITIVES[t.name]
   if lua_type then
     if type(value) ~= lua_type then
@@ -61,6 +66,19 @@ local function default_problem(t, value)
   end
   if type(value) ~= "table" then
     return string.format("default must be a table (%s), got %s", type_name(t), type(value))
+  end
+  if t.name == "object" then
+    for k, v in pairs(value) do
+      local attribute = t.attributes[k]
+      if attribute == nil then
+        return string.format("default: the object type has no attribute %q", tostring(k))
+      end
+      local problem = default_problem(attribute, v)
+      if problem then
+        return problem
+      end
+    end
+    return nil
   end
   for k, v in pairs(value) do
     if t.name == "map" and type(k) ~= "string" then
@@ -74,13 +92,50 @@ local function default_problem(t, value)
   return nil
 end
 
+-- `validate` is a function(value, path) -> message or nil, or an array of such functions.
+local function validate_option_problem(what, validate)
+  if validate == nil or type(validate) == "function" then
+    return nil
+  end
+  if type(validate) == "table" and #validate > 0 then
+    for i, fn in ipairs(validate) do
+      if type(fn) ~= "function" then
+        return string.format("%s: validate[%d] must be a function, got %s", what, i, type(fn))
+      end
+    end
+    return nil
+  end
+  return string.format("%s: validate must be a function or a list of functions (see tf.v), got %s",
+    what, type(validate))
+end
+
+local function address_list_problem(what, option, list)
+  if list == nil then
+    return nil
+  end
+  if type(list) ~= "table" or #list == 0 then
+    return string.format('%s: %s must be a list of attribute names, as in { "other" }', what,
+      option)
+  end
+  for i, address in ipairs(list) do
+    if type(address) ~= "string" or not address:match("^[a-z_][a-z0-9_.]*$") then
+      return string.format("%s: %s[%d] must be an attribute name or address such as "
+        .. '"disk.0.size", got %s', what, option, i, tostring(address))
+    end
+  end
+  return nil
+end
+
 -- The message for the first problem of an attribute's options, or nil when they are valid.
 local function attribute_problem(t, options)
   local what = "tf." .. type_name(t)
   if type(options) ~= "table" then
     return string.format("%s expects an options table, as in %s { optional = true }", what, what)
   end
-  local allowed = { default = true }
+  local allowed = { default = true, validate = true }
+  for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
+    allowed[list] = true
+  end
   for _, flag in ipairs(ATTRIBUTE_FLAGS) do
     allowed[flag] = true
   end
@@ -99,6 +154,16 @@ local function attribute_problem(t, options)
   for _, text in ipairs(ATTRIBUTE_TEXTS) do
     if options[text] ~= nil and type(options[text]) ~= "string" then
       return string.format("%s: %s must be a string, got %s", what, text, type(options[text]))
+    end
+  end
+  problem = validate_option_problem(what, options.validate)
+  if problem then
+    return problem
+  end
+  for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
+    problem = address_list_problem(what, list, options[list])
+    if problem then
+      return problem
     end
   end
   if not (options.required or options.optional or options.computed) then
@@ -159,16 +224,42 @@ local function collection(name)
   end
 end
 
+-- Validators for an attribute's `validate` option: tf.v.between(1, 10), tf.v.one_of { ... }.
+M.v = require("luaform_validators")
+
 M.list = collection("list")
 M.set = collection("set")
 M.map = collection("map")
+
+-- An object type, for structured values that are not configured as blocks (most often
+-- computed results): tf.list(tf.object { name = tf.string, size = tf.number }) { computed = true }.
+function M.object(attributes)
+  if type(attributes) ~= "table" then
+    error("tf.object expects a table of attribute types, as in tf.object { name = tf.string }",
+      CALLER)
+  end
+  for _, name in ipairs(sorted_keys(attributes)) do
+    if type(name) ~= "string" or not name:match(NAME_PATTERN) then
+      error(string.format("tf.object: attribute name %q must be lowercase letters, digits and _",
+        name), CALLER)
+    end
+    if not is_type(attributes[name]) then
+      error(string.format("tf.object: attribute %q must be a type such as tf.string, got %s",
+        name, type(attributes[name])), CALLER)
+    end
+  end
+  local t = new_type("object")
+  t.attributes = attributes
+  return t
+end
 
 -- The value a resource's `import` field takes: `terraform import` sets only the id, then the
 -- resource's read fills in the rest.
 M.import_by_id = { kind = "importer", by = "id" }
 
--- Checks a `schema = { name = tf.x { ... } }` table.
-local function schema_problem(what, schema)
+-- Checks a `schema = { name = tf.x { ... } }` table. `id` is reserved at the top level of
+-- resources and data sources only; a nested block may have an attribute called id.
+local function schema_problem(what, schema, reserve_id)
   if type(schema) ~= "table" then
     return string.format("%s: schema must be a table of attributes, got %s", what, type(schema))
   end
@@ -178,10 +269,10 @@ local function schema_problem(what, schema)
       return string.format("%s: attribute name %q must be lowercase letters, digits and _",
         what, name)
     end
-    if name == "id" then
+    if reserve_id and name == "id" then
       return what .. ': attribute "id" is reserved (every object has a computed id; use d:set_id)'
     end
-    if type(spec) ~= "table" or spec.kind ~= "attribute" then
+    if type(spec) ~= "table" or (spec.kind ~= "attribute" and spec.kind ~= "block") then
       local hint = is_type(spec) and " (call it with options: tf.string { optional = true })"
         or ""
       return string.format(
@@ -190,6 +281,69 @@ local function schema_problem(what, schema)
   end
   return nil
 end
+
+local BLOCK_OPTIONS = {
+  schema = "table", description = "string", deprecated = "string", required = "boolean",
+  optional = "boolean", force_new = "boolean", min_items = "number", max_items = "number",
+}
+
+-- The message for the first problem of a block's options, or nil when they are valid.
+local function block_problem(what, nesting, options)
+  if type(options) ~= "table" then
+    return string.format("%s expects an options table, as in %s { schema = { ... } }", what, what)
+  end
+  local problem = unknown_key(what, options, BLOCK_OPTIONS)
+  if problem then
+    return problem
+  end
+  for _, key in ipairs(sorted_keys(BLOCK_OPTIONS)) do
+    if options[key] ~= nil and type(options[key]) ~= BLOCK_OPTIONS[key] then
+      return string.format("%s: %s must be a %s, got %s", what, key, BLOCK_OPTIONS[key],
+        type(options[key]))
+    end
+  end
+  if options.schema == nil then
+    return what .. ": schema is required, as in " .. what .. " { schema = { ... } }"
+  end
+  if options.required and options.optional then
+    return what .. ": required and optional cannot both be set"
+  end
+  for _, key in ipairs({ "min_items", "max_items" }) do
+    local n = options[key]
+    if n ~= nil and (math.type(n) ~= "integer" or n < 0) then
+      return string.format("%s: %s must be a whole number of at least 0", what, key)
+    end
+    if n ~= nil and nesting == "single" then
+      return string.format("%s: %s does not apply to a single block (use required)", what, key)
+    end
+  end
+  if options.max_items and options.max_items > 0 and options.min_items
+      and options.min_items > options.max_items then
+    return what .. ": min_items is larger than max_items"
+  end
+  return schema_problem(what, options.schema, false)
+end
+
+-- Nested blocks: configuration written as `disk { size = 10 }` blocks, as many as the nesting
+-- allows. Inside the schema go attributes and further blocks.
+local function block(nesting)
+  local what = "tf." .. nesting .. "_block"
+  return function(options)
+    local problem = block_problem(what, nesting, options)
+    if problem then
+      error(problem, CALLER)
+    end
+    local spec = { kind = "block", nesting = nesting }
+    for k, v in pairs(options) do
+      spec[k] = v
+    end
+    return spec
+  end
+end
+
+M.list_block = block("list")
+M.set_block = block("set")
+M.single_block = block("single")
 
 -- Validates a definition table and returns a tagged copy. `functions` maps each function
 -- field to true when it is required.
@@ -207,7 +361,8 @@ local function define(kind, definition, functions, extra)
     allowed[name] = true
   end
   local problem = unknown_key(what, definition, allowed)
-    or schema_problem(what, definition.schema == nil and {} or definition.schema)
+    or schema_problem(what, definition.schema == nil and {} or definition.schema,
+      kind ~= "provider")
   if problem then
     error(problem, CALLER + 1)
   end

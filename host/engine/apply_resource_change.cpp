@@ -13,21 +13,63 @@ namespace {
 // The plan is a contract: a value the plan promised must come back unchanged. Reporting it
 // here names the attribute and the script's operation, where the CLI would only say that the
 // provider produced an inconsistent result.
+// True when `result` keeps every value `planned` promised: an unknown promises nothing, known
+// values must be equal, and collections must keep their shape. Set elements that hold unknowns
+// cannot be paired, so only the number of elements is checked then (as the CLI does).
+bool keeps_plan(const Value& planned, const Value& result) {
+  if (planned.is_unknown()) return true;
+  if (planned.is_wholly_known()) return planned == result;
+  if (!result.is_known() || result.type() != planned.type()) return false;
+  switch (planned.type().kind()) {
+    case TypeKind::List:
+    case TypeKind::Tuple:
+    case TypeKind::Set: {
+      const auto& a = planned.elements();
+      const auto& b = result.elements();
+      if (a.size() != b.size()) return false;
+      if (planned.type().kind() == TypeKind::Set) return true;
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (!keeps_plan(a[i], b[i])) return false;
+      }
+      return true;
+    }
+    case TypeKind::Map:
+    case TypeKind::Object: {
+      const auto& a = planned.attributes();
+      const auto& b = result.attributes();
+      if (a.size() != b.size()) return false;
+      for (const auto& [key, value] : a) {
+        auto it = b.find(key);
+        if (it == b.end() || !keeps_plan(value, it->second)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+void check_value_against_plan(const std::string& name, const Value& planned, const Value& result,
+                              const std::string& what, Diagnostics& diags) {
+  if (keeps_plan(planned, result)) return;
+  diags.error(what + " set \"" + name + "\" to a value other than the planned one",
+              "The plan promised " + planned.to_display_string() + " but the new state has " +
+                  result.to_display_string() +
+                  ". Set only attributes that are computed, or that the configuration leaves "
+                  "unset.",
+              {AttributeName{name}});
+}
+
 void check_against_plan(const Block& block, const Value& planned, const Value& result,
                         const std::string& what, Diagnostics& diags) {
   if (!planned.is_known() || !result.is_known()) return;
   for (const auto& attr : block.attributes) {
-    Value p = planned.get_attribute(attr.name);
-    if (!p.is_wholly_known()) continue;
-    Value r = result.get_attribute(attr.name);
-    if (p != r) {
-      diags.error(what + " set \"" + attr.name + "\" to a value other than the planned one",
-                  "The plan promised " + p.to_display_string() + " but the new state has " +
-                      r.to_display_string() +
-                      ". Set only attributes that are computed, or that the configuration "
-                      "leaves unset.",
-                  {AttributeName{attr.name}});
-    }
+    check_value_against_plan(attr.name, planned.get_attribute(attr.name),
+                             result.get_attribute(attr.name), what, diags);
+  }
+  for (const auto& nested : block.blocks) {
+    check_value_against_plan(nested.type_name, planned.get_attribute(nested.type_name),
+                             result.get_attribute(nested.type_name), what, diags);
   }
 }
 

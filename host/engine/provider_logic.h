@@ -13,6 +13,9 @@ namespace luaform::engine {
 
 enum class Operation { Create, Read, Update, Delete, ReadData };
 
+// Whose schema an attribute belongs to.
+enum class SchemaOwner { Provider, Resource, DataSource };
+
 const char* operation_name(Operation op);
 
 class ProviderLogic {
@@ -28,6 +31,10 @@ class ProviderLogic {
   // True when `terraform import` by id is supported for the type.
   virtual bool importable(const std::string& resource_type) const = 0;
 
+  // Runs the validate functions declared for the attribute at `path` (one with has_validate) on
+  // a known, non-null value. Called before configure, so it cannot use the client.
+  virtual Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
+                                     const AttributePath& path, const Value& value) = 0;
   // Called once per provider instance with the provider block's configuration.
   virtual Diagnostics configure(const Value& config) = 0;
   // Runs one resource or data source operation against `d`. Safe to call concurrently.

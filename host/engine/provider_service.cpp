@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "host/engine/config_validation.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
@@ -52,34 +53,32 @@ GetProviderSchemaResponse ProviderService::get_provider_schema() const {
   return resp;
 }
 
-namespace {
-
-// Decodes a configuration and warns about deprecated attributes that it sets.
-Diagnostics validate_config(const Schema& schema, const DynamicValue& config) {
+Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type_name,
+                                      const Schema& schema, const DynamicValue& config) const {
   Diagnostics diags;
   Value v = detail::decode_dynamic(config, schema.block.implied_type(), diags);
-  if (diags.has_errors() || !v.is_known()) return diags;
-  for (const auto& attr : schema.block.attributes) {
-    if (attr.deprecated.empty()) continue;
-    if (!v.get_attribute(attr.name).is_null()) {
-      diags.warning("Argument is deprecated", attr.deprecated, {AttributeName{attr.name}});
+  if (diags.has_errors()) return diags;
+  return validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
+    try {
+      return logic_->validate_value(owner, type_name, path, value);
+    } catch (const std::exception& e) {
+      Diagnostics failed;
+      failed.error("Validation of \"" + path_to_string(path) + "\" failed", e.what(), path);
+      return failed;
     }
-  }
-  return diags;
+  });
 }
-
-}  // namespace
 
 Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req) const {
   Diagnostics diags = schema_diagnostics_;
-  diags.append(validate_config(schema_.provider, req.config));
+  diags.append(validate(SchemaOwner::Provider, "", schema_.provider, req.config));
   return diags;
 }
 
 Diagnostics ProviderService::validate_resource_config(const ValidateRequest& req) const {
   Diagnostics diags;
   const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
-  if (schema) diags.append(validate_config(*schema, req.config));
+  if (schema) diags.append(validate(SchemaOwner::Resource, req.type_name, *schema, req.config));
   return diags;
 }
 
@@ -87,7 +86,9 @@ Diagnostics ProviderService::validate_data_source_config(const ValidateRequest& 
   Diagnostics diags;
   const Schema* schema =
       detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
-  if (schema) diags.append(validate_config(*schema, req.config));
+  if (schema) {
+    diags.append(validate(SchemaOwner::DataSource, req.type_name, *schema, req.config));
+  }
   return diags;
 }
 

@@ -142,6 +142,9 @@ class ProviderService {
   void stop_provider();
 
  private:
+  Diagnostics validate(SchemaOwner owner, const std::string& type_name, const Schema& schema,
+                       const DynamicValue& config) const;
+
   std::shared_ptr<ProviderLogic> logic_;
   // The logic's schema as the CLI sees it (see schema_rules.h).
   ProviderSchema schema_;

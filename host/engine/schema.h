@@ -24,7 +24,16 @@ struct Attribute {
   bool sensitive = false;
   bool force_new = false;
   std::string deprecated;              // non-empty: the deprecation message
+  std::string removed;                 // non-empty: setting it is an error with this message
   std::optional<Value> default_value;  // applied at plan time when config is null
+  bool has_validate = false;           // the logic checks values (ProviderLogic::validate_value)
+  // Dotted addresses from the top of the configuration ("name", "disk.0.size"): attributes that
+  // must not be set with this one, must be set with it, or of which exactly one / at least one
+  // must be set (the group usually names this attribute too).
+  std::vector<std::string> conflicts_with;
+  std::vector<std::string> required_with;
+  std::vector<std::string> exactly_one_of;
+  std::vector<std::string> at_least_one_of;
 };
 
 enum class NestingMode { Single, List, Set, Map, Group };

@@ -1,5 +1,7 @@
 #include "host/engine/schema_rules.h"
 
+#include "host/engine/nested_elements.h"
+
 namespace luaform::engine {
 namespace {
 
@@ -41,12 +43,23 @@ ProviderSchema schema_as_served(const ProviderSchema& declared) {
 }
 
 Value with_defaults(const Block& block, const Value& object, const Value& config) {
-  if (!object.is_known() || !config.is_known()) return object;
+  if (!object.is_known() || object.is_null() || !config.is_known() || config.is_null()) {
+    return object;
+  }
   Value out = object;
   for (const auto& attr : block.attributes) {
     if (attr.default_value && config.get_attribute(attr.name).is_null()) {
       out = out.with_attribute(attr.name, *attr.default_value);
     }
+  }
+  for (const auto& nested : block.blocks) {
+    out = out.with_attribute(
+        nested.type_name,
+        map_nested_elements(nested, out.get_attribute(nested.type_name), Value(),
+                            config.get_attribute(nested.type_name),
+                            [&](const Value& element, const Value&, const Value& configured) {
+                              return with_defaults(nested.block, element, configured);
+                            }));
   }
   return out;
 }

@@ -13,7 +13,7 @@ ProviderSchema schema_as_served(const ProviderSchema& declared);
 
 // `object` (of the block's type) with the default of each attribute that `config` leaves null.
 // Defaults follow the configuration, not the prior state: removing an argument from the
-// configuration plans its default again.
+// configuration plans its default again. Applies inside nested blocks too, element by element.
 Value with_defaults(const Block& block, const Value& object, const Value& config);
 
 // InternalValidate's checks on one block (reserved names, option combinations).

@@ -40,6 +40,14 @@ class LuaProvider : public engine::ProviderLogic {
     return report_.importable.count(type) > 0;
   }
 
+  // Validation comes before ConfigureProvider, so it runs on any state, configured or not.
+  Diagnostics validate_value(engine::SchemaOwner owner, const std::string& type_name,
+                             const engine::AttributePath& path,
+                             const engine::Value& value) override {
+    auto state = pool_->borrow();
+    return state->validate(owner, type_name, path, value);
+  }
+
   Diagnostics configure(const engine::Value& config) override {
     {
       std::lock_guard<std::mutex> lock(config_mutex_);

@@ -1,8 +1,10 @@
 #include "host/lua/schema_reader.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "host/lua/value_conversion.h"
 
@@ -28,6 +30,20 @@ Type read_type(lua_State* L, int index, const std::string& attribute) {
   if (name == "string") return Type::string();
   if (name == "number") return Type::number();
   if (name == "bool") return Type::boolean();
+  if (name == "object") {
+    lua_getfield(L, index, "attributes");
+    const int attributes = lua_gettop(L);
+    if (!lua_istable(L, attributes)) fail(attribute, "an object type needs its attributes");
+    std::map<std::string, Type> members;
+    lua_pushnil(L);
+    while (lua_next(L, attributes) != 0) {
+      if (lua_type(L, -2) != LUA_TSTRING) fail(attribute, "object attribute names are strings");
+      members.emplace(lua_tostring(L, -2), read_type(L, -1, attribute));
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return Type::object(std::move(members));
+  }
   if (name == "list" || name == "set" || name == "map") {
     lua_getfield(L, index, "element");
     Type element = read_type(L, -1, attribute);
@@ -58,6 +74,27 @@ std::string text(lua_State* L, int index, const char* field, const std::string& 
   return value;
 }
 
+// A list of attribute addresses such as { "name", "disk.0.size" }.
+std::vector<std::string> addresses(lua_State* L, int index, const char* field,
+                                   const std::string& attribute) {
+  std::vector<std::string> out;
+  lua_getfield(L, index, field);
+  if (lua_istable(L, -1)) {
+    const lua_Unsigned n = lua_rawlen(L, -1);
+    for (lua_Unsigned i = 1; i <= n; ++i) {
+      if (lua_rawgeti(L, -1, static_cast<lua_Integer>(i)) != LUA_TSTRING) {
+        fail(attribute, std::string(field) + " must list attribute names");
+      }
+      out.emplace_back(lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, -1)) {
+    fail(attribute, std::string(field) + " must be a list of attribute names");
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
 // An attribute spec: { kind = "attribute", type = <descriptor>, required = true, ... }.
 Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   index = lua_absindex(L, index);
@@ -80,6 +117,14 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   a.sensitive = flag(L, index, "sensitive");
   a.description = text(L, index, "description", name);
   a.deprecated = text(L, index, "deprecated", name);
+  a.removed = text(L, index, "removed", name);
+  lua_getfield(L, index, "validate");
+  a.has_validate = lua_isfunction(L, -1) || (lua_istable(L, -1) && lua_rawlen(L, -1) > 0);
+  lua_pop(L, 1);
+  a.conflicts_with = addresses(L, index, "conflicts_with", name);
+  a.required_with = addresses(L, index, "required_with", name);
+  a.exactly_one_of = addresses(L, index, "exactly_one_of", name);
+  a.at_least_one_of = addresses(L, index, "at_least_one_of", name);
   if (!a.required && !a.optional && !a.computed) {
     fail(name, "set one of required, optional or computed");
   }
@@ -99,6 +144,87 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   return a;
 }
 
+std::string kind_of(lua_State* L, int index) {
+  if (!lua_istable(L, index)) return "";
+  lua_getfield(L, index, "kind");
+  std::string kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+  lua_pop(L, 1);
+  return kind;
+}
+
+int64_t count(lua_State* L, int index, const char* field, const std::string& name) {
+  lua_getfield(L, index, field);
+  int64_t value = 0;
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
+    value = lua_tointeger(L, -1);
+  } else if (!lua_isnil(L, -1)) {
+    fail(name, std::string(field) + " must be a whole number of at least 0");
+  }
+  lua_pop(L, 1);
+  return value;
+}
+
+engine::NestingMode nesting_mode(lua_State* L, int index, const std::string& name) {
+  const std::string nesting = text(L, index, "nesting", name);
+  if (nesting == "list") return engine::NestingMode::List;
+  if (nesting == "set") return engine::NestingMode::Set;
+  if (nesting == "single") return engine::NestingMode::Single;
+  fail(name, "unknown block nesting \"" + nesting + "\"");
+}
+
+void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where);
+
+// A block spec: { kind = "block", nesting = "list" | "set" | "single", schema = {...},
+// min_items = n, max_items = n, required = true, force_new = true, ... }.
+engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string& name) {
+  index = lua_absindex(L, index);
+  luaL_checkstack(L, 4, "blocks nested too deeply");
+  engine::NestedBlock nested;
+  nested.type_name = name;
+  nested.nesting = nesting_mode(L, index, name);
+  nested.min_items = count(L, index, "min_items", name);
+  nested.max_items = count(L, index, "max_items", name);
+  if (flag(L, index, "required") && nested.min_items == 0) nested.min_items = 1;
+  if (nested.nesting == engine::NestingMode::Single && nested.min_items > 0) {
+    nested.min_items = 1;
+    nested.max_items = 1;
+  }
+  nested.force_new = flag(L, index, "force_new");
+  nested.block.description = text(L, index, "description", name);
+  nested.block.deprecated = text(L, index, "deprecated", name);
+  lua_getfield(L, index, "schema");
+  if (!lua_istable(L, -1)) fail(name, "a block needs a schema table");
+  read_block(L, lua_gettop(L), nested.block, name + ".");
+  lua_pop(L, 1);
+  return nested;
+}
+
+// Reads the attributes and blocks of the `schema = { ... }` table at `schema_index`.
+void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where) {
+  lua_pushnil(L);
+  while (lua_next(L, schema_index) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      throw std::runtime_error("schema keys must be attribute names (strings)");
+    }
+    const std::string name = where + lua_tostring(L, -2);
+    if (kind_of(L, -1) == "block") {
+      block.blocks.push_back(read_nested_block(L, -1, name));
+      block.blocks.back().type_name = lua_tostring(L, -2);
+    } else {
+      block.attributes.push_back(read_attribute(L, -1, name));
+      block.attributes.back().name = lua_tostring(L, -2);
+    }
+    lua_pop(L, 1);
+  }
+  // Lua tables have no order; sorting keeps the schema the same from run to run.
+  std::sort(block.attributes.begin(), block.attributes.end(),
+            [](const Attribute& a, const Attribute& b) { return a.name < b.name; });
+  std::sort(block.blocks.begin(), block.blocks.end(),
+            [](const engine::NestedBlock& a, const engine::NestedBlock& b) {
+              return a.type_name < b.type_name;
+            });
+}
+
 }  // namespace
 
 engine::Schema read_schema(lua_State* L, int index, bool with_id) {
@@ -112,25 +238,14 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
   const int attributes = lua_gettop(L);
   if (!lua_isnil(L, attributes)) {
     if (!lua_istable(L, attributes)) throw std::runtime_error("schema must be a table");
-    lua_pushnil(L);
-    while (lua_next(L, attributes) != 0) {
-      if (lua_type(L, -2) != LUA_TSTRING) {
-        throw std::runtime_error("schema keys must be attribute names (strings)");
-      }
-      const std::string name = lua_tostring(L, -2);
-      if (with_id && name == "id") {
-        fail(name, "\"id\" is reserved: every object has a computed id, set with d:set_id");
-      }
-      schema.block.attributes.push_back(read_attribute(L, -1, name));
-      lua_pop(L, 1);
-    }
+    read_block(L, attributes, schema.block, "");
   }
   lua_pop(L, 1);
 
-  // Lua tables have no order; sorting keeps the schema the same from run to run.
-  std::sort(schema.block.attributes.begin(), schema.block.attributes.end(),
-            [](const Attribute& a, const Attribute& b) { return a.name < b.name; });
   if (with_id) {
+    if (schema.block.find_attribute("id") || schema.block.find_block("id")) {
+      fail("id", "\"id\" is reserved: every object has a computed id, set with d:set_id");
+    }
     Attribute id;
     id.name = "id";
     id.type = Type::string();

@@ -1,6 +1,8 @@
 #include "host/lua/script_state.h"
 
 #include <stdexcept>
+#include <variant>
+#include <vector>
 
 #include "host/lua/guarded.h"
 #include "host/lua/module_loader.h"
@@ -150,6 +152,66 @@ std::optional<std::string> ScriptState::call(engine::Operation op, const std::st
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil for LUA_NOREF
     lua_call(S, 2, 0);
   });
+}
+
+engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::string& type_name,
+                                          const engine::AttributePath& path,
+                                          const engine::Value& value) {
+  engine::Diagnostics diags;
+  const Definition* definition = nullptr;
+  if (owner == engine::SchemaOwner::Provider) {
+    if (provider_) definition = &*provider_;
+  } else {
+    const auto& definitions = owner == engine::SchemaOwner::Resource ? resources_ : data_sources_;
+    auto it = definitions.find(type_name);
+    if (it != definitions.end()) definition = &it->second;
+  }
+  if (!definition) return diags;
+  const std::string where = engine::path_to_string(path);
+  std::vector<std::string> messages;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    // definition.schema.disk.schema.size.validate for the path disk[0].size
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    for (const auto& step : path) {
+      const auto* name = std::get_if<engine::AttributeName>(&step);
+      if (!name) continue;  // an element of a block: the same schema for every element
+      if (lua_getfield(S, -1, "schema") != LUA_TTABLE ||
+          lua_getfield(S, -1, name->name.c_str()) != LUA_TTABLE) {
+        throw std::runtime_error("the schema has no attribute " + where);
+      }
+      lua_replace(S, -3);
+      lua_pop(S, 1);
+    }
+    lua_getfield(S, -1, "validate");
+    const int validators = lua_gettop(S);
+    const bool single = lua_isfunction(S, validators);
+    const lua_Integer n = single ? 1 : static_cast<lua_Integer>(lua_rawlen(S, validators));
+    for (lua_Integer i = 1; i <= n; ++i) {
+      if (single) {
+        lua_pushvalue(S, validators);
+      } else {
+        lua_rawgeti(S, validators, i);
+      }
+      push_value(S, value);
+      lua_pushlstring(S, where.data(), where.size());
+      lua_call(S, 2, 1);
+      if (lua_type(S, -1) == LUA_TSTRING) {
+        messages.emplace_back(lua_tostring(S, -1));
+      } else if (!lua_isnil(S, -1)) {
+        messages.emplace_back(std::string("a validator returned a ") + luaL_typename(S, -1) +
+                              " instead of nil or a message");
+      }
+      lua_pop(S, 1);
+    }
+  });
+  for (const auto& message : messages) diags.error(message, {}, path);
+  if (failure) {
+    std::string detail = *failure;
+    if (!detail.starts_with(definition->display + ":"))
+      detail = definition->display + ": " + detail;
+    diags.error("Validation of \"" + where + "\" failed", detail, path);
+  }
+  return diags;
 }
 
 }  // namespace luaform::lua

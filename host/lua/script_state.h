@@ -37,6 +37,10 @@ class ScriptState {
 
   // Runs provider.lua's configure(config) and keeps what it returns as the client.
   engine::Diagnostics configure(const engine::Value& config);
+  // Runs the validate functions of the attribute at `path` in the definition of `owner` /
+  // `type_name` on `value`: each message a validator returns is an error diagnostic.
+  engine::Diagnostics validate(engine::SchemaOwner owner, const std::string& type_name,
+                               const engine::AttributePath& path, const engine::Value& value);
   // Runs one operation; the error message (naming script and line) when it failed.
   std::optional<std::string> call(engine::Operation op, const std::string& type_name,
                                   engine::ResourceData& d);

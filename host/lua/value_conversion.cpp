@@ -199,6 +199,9 @@ void push_zero(lua_State* L, const Type& t) {
       lua_pushboolean(L, 0);
       return;
     case TypeKind::Dynamic:
+    // An object (a single block, say) has no empty form that differs from "absent": nil lets a
+    // script write `if d:get("boot") then`, and setting nil back keeps it null.
+    case TypeKind::Object:
       lua_pushnil(L);
       return;
     default:

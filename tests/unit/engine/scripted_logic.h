@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "host/engine/msgpack_codec.h"
 #include "host/engine/provider_logic.h"
@@ -25,6 +26,16 @@ struct ScriptedLogic : ProviderLogic {
   const ProviderSchema& schema() const override { return declared; }
   bool has_update(const std::string&) const override { return update_supported; }
   bool importable(const std::string&) const override { return import_supported; }
+  // Validation callbacks by attribute path ("disk[0].size"); values seen are recorded.
+  std::map<std::string, std::function<Diagnostics(const Value&)>> validators;
+  std::vector<std::string> validated;
+  Diagnostics validate_value(SchemaOwner, const std::string&, const AttributePath& path,
+                             const Value& value) override {
+    const std::string name = path_to_string(path);
+    validated.push_back(name + "=" + value.to_display_string());
+    auto it = validators.find(name);
+    return it == validators.end() ? Diagnostics{} : it->second(value);
+  }
   Diagnostics configure(const Value& config) override {
     configured_with = config;
     return {};

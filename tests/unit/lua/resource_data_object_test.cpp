@@ -287,3 +287,41 @@ end)");
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   CHECK(seen(d) == "prod b []");
 }
+
+TEST_CASE("blocks read as tables: lists of objects, an unset single block as nil") {
+  ProviderDir dir;
+  dir.write("resource_vm.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {
+    disk = tf.list_block { schema = { size = tf.number { required = true },
+                                      serial = tf.string { computed = true } } },
+    boot = tf.single_block { schema = { image = tf.string { required = true } } },
+    seen = tf.string { computed = true },
+  },
+  create = function(d)
+    local disks = d:get("disk")
+    for i, disk in ipairs(disks) do disk.serial = "s" .. i end
+    d:set("disk", disks)
+    d:set("seen", string.format("%d,%d,%s,%s", #disks, d:get("disk.1.size"),
+                                tostring(d:get("boot")), tostring(d:get("disk.5"))))
+    d:set_id("vm")
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance vm(*logic, "test_vm");
+  const Type disk_type = vm.schema.block.find_block("disk")->block.implied_type();
+  auto disk = [&](int64_t size) {
+    return Value::object(disk_type, {{"size", Value::number(size)}});
+  };
+  Value config = vm.object({{"disk", Value::list(disk_type, {disk(10), disk(20)})}});
+  engine::ResourceData d(vm.schema, vm.null(), config, config);
+  engine::Diagnostics diags = logic->call(Operation::Create, "test_vm", d);
+  REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+  CHECK(d.get("seen") == Value::string("2,20,nil,nil"));
+  CHECK(d.get("disk.0.serial") == Value::string("s1"));
+  CHECK(d.get("disk.1.serial") == Value::string("s2"));
+  CHECK(d.result().get_attribute("boot").is_null());
+}

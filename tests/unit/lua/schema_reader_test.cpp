@@ -108,3 +108,100 @@ TEST_CASE("without provider.lua the provider schema is an empty block") {
   CHECK(logic->schema().provider.block.attributes.empty());
   CHECK(logic->schema().resources.empty());
 }
+
+TEST_CASE("list, set and single blocks become nested blocks with their options, at any depth") {
+  ProviderDir dir;
+  dir.write("resource_vm.lua", R"(
+local tf = require("luaform")
+return tf.resource {
+  schema = {
+    name = tf.string { required = true },
+    disk = tf.list_block {
+      min_items = 1, max_items = 4, description = "Disks",
+      schema = {
+        size = tf.number { required = true },
+        id = tf.string { computed = true },
+        partition = tf.set_block { schema = { label = tf.string { required = true, force_new = true } } },
+      },
+    },
+    boot = tf.single_block { required = true, schema = { image = tf.string { required = true } } },
+    net = tf.set_block { force_new = true, schema = { cidr = tf.string { optional = true } } },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  CHECK_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const engine::Block& b = logic->schema().resources.at("test_vm").block;
+  REQUIRE(b.blocks.size() == 3);
+  CHECK(b.blocks[0].type_name == "boot");
+  CHECK(b.blocks[0].nesting == engine::NestingMode::Single);
+  CHECK(b.blocks[0].min_items == 1);
+  const engine::NestedBlock* disk = b.find_block("disk");
+  REQUIRE(disk != nullptr);
+  CHECK(disk->nesting == engine::NestingMode::List);
+  CHECK(disk->min_items == 1);
+  CHECK(disk->max_items == 4);
+  CHECK(disk->block.description == "Disks");
+  CHECK(disk->block.find_attribute("id")->computed);  // "id" is reserved only at the top level
+  const engine::NestedBlock* partition = disk->block.find_block("partition");
+  REQUIRE(partition != nullptr);
+  CHECK(partition->nesting == engine::NestingMode::Set);
+  CHECK(partition->block.find_attribute("label")->force_new);
+  CHECK(b.find_block("net")->force_new);
+  CHECK(b.find_attribute("disk") == nullptr);
+}
+
+TEST_CASE("tf.object types describe structured attribute values") {
+  ProviderDir dir;
+  dir.write("data_source_list.lua", R"(
+local tf = require("luaform")
+return tf.data_source {
+  schema = {
+    items = tf.list(tf.object { name = tf.string, size = tf.number, tags = tf.map(tf.string) }) {
+      computed = true,
+    },
+    origin = tf.object { host = tf.string, port = tf.number } {
+      optional = true, default = { host = "localhost", port = 80 },
+    },
+  },
+  read = function() end,
+}
+)");
+  auto logic = dir.load();
+  CHECK_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const engine::Schema& s = logic->schema().data_sources.at("test_list");
+  const Type item = Type::object(
+      {{"name", Type::string()}, {"size", Type::number()}, {"tags", Type::map(Type::string())}});
+  CHECK(attr(s, "items").type == Type::list(item));
+  const Type origin = Type::object({{"host", Type::string()}, {"port", Type::number()}});
+  CHECK(attr(s, "origin").type == origin);
+  CHECK(attr(s, "origin").default_value ==
+        engine::Value::object(origin, {{"host", engine::Value::string("localhost")},
+                                       {"port", engine::Value::number(80)}}));
+}
+
+TEST_CASE("mistakes in a block's options are load errors at the line of the block") {
+  const char* cases[][2] = {
+      {"tf.list_block { schema = {}, max_itmes = 2 }", "unknown option \"max_itmes\""},
+      {"tf.list_block { }", "schema is required"},
+      {"tf.single_block { schema = {}, max_items = 1 }", "does not apply to a single block"},
+      {"tf.set_block { schema = {}, min_items = 3, max_items = 2 }",
+       "min_items is larger than max_items"},
+      {"tf.list_block { schema = {}, min_items = -1 }", "whole number of at least 0"},
+      {"tf.list_block { schema = { x = tf.string } }", "tf.string { optional = true }"},
+      {"tf.object { Name = tf.string }", "lowercase letters"},
+  };
+  for (const auto& [spec, expected] : cases) {
+    ProviderDir dir;
+    dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\n"
+                                            "local b = ") +
+                                    spec +
+                                    "\nreturn tf.resource { schema = {}, create = function() end, "
+                                    "read = function() end, delete = function() end }\n");
+    auto logic = dir.load();
+    const std::string text = all_text(logic->load_diagnostics());
+    CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, text);
+    CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
+  }
+}

@@ -156,3 +156,63 @@ return tf.resource {
   CHECK_FALSE(logic->has_update("test_plain"));
   CHECK_FALSE(logic->importable("test_plain"));
 }
+
+TEST_CASE("validate functions run on values by path; messages become errors at the attribute") {
+  ProviderDir dir;
+  dir.write("resource_db.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {
+    port = tf.number { optional = true, validate = tf.v.between(1, 65535) },
+    engine = tf.string { optional = true, validate = { tf.v.not_empty(), tf.v.one_of { "pg", "mysql" } } },
+    replica = tf.list_block { schema = {
+      zone = tf.string { required = true, validate = function(v, path)
+        if v:sub(1, 3) ~= "eu-" then return path .. " must be a zone in Europe" end
+      end },
+    } },
+    name = tf.string { optional = true, validate = function(v) return v.missing.field end },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto owner = engine::SchemaOwner::Resource;
+  auto validate = [&](engine::AttributePath path, engine::Value v) {
+    return all_text(logic->validate_value(owner, "test_db", path, v));
+  };
+  using engine::AttributeName;
+  using engine::Value;
+  CHECK(validate({AttributeName{"port"}}, Value::number(5432)).empty());
+  CHECK(validate({AttributeName{"port"}}, Value::number(70000)) ==
+        "expected port to be between 1 and 65535, got 70000 | \n");
+  CHECK(validate({AttributeName{"engine"}}, Value::string(""))
+            .find("expected engine not to be empty") != std::string::npos);
+  CHECK(validate({AttributeName{"engine"}}, Value::string("oracle")) ==
+        "expected engine to be one of \"pg\", \"mysql\", got \"oracle\" | \n");
+  CHECK(validate({AttributeName{"replica"}, engine::ElementIndex{1}, AttributeName{"zone"}},
+                 Value::string("us-east-1")) == "replica[1].zone must be a zone in Europe | \n");
+  const std::string failed = validate({AttributeName{"name"}}, Value::string("x"));
+  CHECK_MESSAGE(failed.find("Validation of \"name\" failed") != std::string::npos, failed);
+  CHECK_MESSAGE(failed.find("| resource_db.lua:11: attempt to index") != std::string::npos, failed);
+}
+
+TEST_CASE("mistakes in validation options are load errors at the attribute's line") {
+  const char* cases[][2] = {
+      {"tf.string { optional = true, validate = 3 }", "validate must be a function"},
+      {"tf.string { optional = true, validate = { tf.v.not_empty(), 3 } }",
+       "validate[2] must be a function"},
+      {"tf.string { optional = true, conflicts_with = \"b\" }", "conflicts_with must be a list"},
+      {"tf.string { optional = true, exactly_one_of = { \"A b\" } }", "exactly_one_of[1]"},
+      {"tf.number { optional = true, validate = tf.v.between(1) }", "expects numbers"},
+      {"tf.string { optional = true, validate = tf.v.pattern(\"[\") }", "tf.v.pattern"},
+  };
+  for (const auto& [spec, expected] : cases) {
+    ProviderDir dir;
+    dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\nlocal a = ") + spec +
+                                    "\nreturn tf.resource { schema = {}, create = function() end, "
+                                    "read = function() end, delete = function() end }\n");
+    const std::string text = all_text(dir.load()->load_diagnostics());
+    CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, spec, " -> ", text);
+    CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
+  }
+}

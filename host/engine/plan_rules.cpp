@@ -1,0 +1,163 @@
+#include "host/engine/plan_rules.h"
+
+#include <algorithm>
+#include <set>
+
+#include "host/engine/nested_elements.h"
+
+namespace luaform::engine {
+namespace {
+
+bool is_argument(const Attribute& attr) {
+  return attr.required || attr.optional;
+}
+
+bool forces_new(const Attribute& attr, bool has_update) {
+  return attr.force_new || (!has_update && is_argument(attr));
+}
+
+AttributePath child(const AttributePath& path, PathStep step) {
+  AttributePath out = path;
+  out.push_back(std::move(step));
+  return out;
+}
+
+// True when some attribute at any depth of `block` forces replacement when it changes.
+bool has_force_new(const Block& block) {
+  return std::any_of(block.attributes.begin(), block.attributes.end(),
+                     [](const Attribute& a) { return a.force_new; }) ||
+         std::any_of(block.blocks.begin(), block.blocks.end(),
+                     [](const NestedBlock& nb) { return nb.force_new || has_force_new(nb.block); });
+}
+
+// Set elements have no address, so a set block's replacing change is found by comparing the
+// elements' force_new parts, and reported at the block.
+Value force_new_part(const Block& block, const Value& object) {
+  if (!object.is_known() || object.is_null()) return object;
+  Value out = object;
+  for (const auto& attr : block.attributes) {
+    if (!attr.force_new) out = out.with_attribute(attr.name, Value::null(attr.type));
+  }
+  for (const auto& nested : block.blocks) {
+    if (nested.force_new) continue;
+    if (!has_force_new(nested.block)) {
+      out = out.with_attribute(nested.type_name, Value::null(nested.implied_type()));
+      continue;
+    }
+    out = out.with_attribute(
+        nested.type_name,
+        map_nested_elements(nested, out.get_attribute(nested.type_name), Value(), Value(),
+                            [&](const Value& e, const Value&, const Value&) {
+                              return force_new_part(nested.block, e);
+                            }));
+  }
+  return out;
+}
+
+bool set_force_new_changed(const NestedBlock& nested, const Value& before, const Value& after) {
+  if (!before.is_known() || !after.is_known() || before.is_null() || after.is_null()) {
+    return true;
+  }
+  Value::List a;
+  Value::List b;
+  for (const auto& e : before.elements()) a.push_back(force_new_part(nested.block, e));
+  for (const auto& e : after.elements()) b.push_back(force_new_part(nested.block, e));
+  const Type element = before.type().element();
+  return Value::set(element, std::move(a)) != Value::set(element, std::move(b));
+}
+
+void find_nested_replacements(const NestedBlock& nested, const Value& before, const Value& after,
+                              bool has_update, const AttributePath& path,
+                              std::vector<AttributePath>& out) {
+  if (before == after) return;
+  if (nested.force_new || !has_update) {
+    out.push_back(path);
+    return;
+  }
+  if (!has_force_new(nested.block)) return;
+  const Value none = Value::null(nested.block.implied_type());
+  if (!before.is_known() || !after.is_known()) {
+    out.push_back(path);
+    return;
+  }
+  switch (nested.nesting) {
+    case NestingMode::Single:
+    case NestingMode::Group:
+      find_replacements(nested.block, before, after, has_update, path, out);
+      return;
+    case NestingMode::List: {
+      const size_t before_n = before.is_null() ? 0 : before.elements().size();
+      const size_t after_n = after.is_null() ? 0 : after.elements().size();
+      for (size_t i = 0; i < std::max(before_n, after_n); ++i) {
+        find_replacements(nested.block, i < before_n ? before.elements()[i] : none,
+                          i < after_n ? after.elements()[i] : none, has_update,
+                          child(path, ElementIndex{static_cast<int64_t>(i)}), out);
+      }
+      return;
+    }
+    case NestingMode::Map: {
+      std::set<std::string> keys;
+      if (!before.is_null()) {
+        for (const auto& [key, _] : before.attributes()) keys.insert(key);
+      }
+      if (!after.is_null()) {
+        for (const auto& [key, _] : after.attributes()) keys.insert(key);
+      }
+      for (const auto& key : keys) {
+        find_replacements(nested.block, before.is_null() ? none : before.get_attribute(key),
+                          after.is_null() ? none : after.get_attribute(key), has_update,
+                          child(path, ElementKey{key}), out);
+      }
+      return;
+    }
+    case NestingMode::Set:
+      if (set_force_new_changed(nested, before, after)) out.push_back(path);
+      return;
+  }
+}
+
+}  // namespace
+
+Value mark_computed_unknown(const Block& block, const Value& planned, const Value& prior,
+                            const Value& config, bool is_resource) {
+  if (!planned.is_known() || planned.is_null()) return planned;
+  Value out = planned;
+  for (const auto& nested : block.blocks) {
+    const std::string& name = nested.type_name;
+    const Type type = nested.implied_type();
+    out = out.with_attribute(
+        name, map_nested_elements(nested, out.get_attribute(name), attribute_of(prior, name, type),
+                                  attribute_of(config, name, type),
+                                  [&](const Value& e, const Value& p, const Value& c) {
+                                    return mark_computed_unknown(nested.block, e, p, c, false);
+                                  }));
+  }
+  const bool is_new = !prior.is_known() || prior.is_null();
+  if (!is_new && out == prior) return out;
+  for (const auto& attr : block.attributes) {
+    if (!attr.computed || attr.default_value) continue;
+    if (!attribute_of(config, attr.name, attr.type).is_null()) continue;
+    if (is_resource && !is_new && attr.name == "id") continue;
+    out = out.with_attribute(attr.name, Value::unknown(attr.type));
+  }
+  return out;
+}
+
+void find_replacements(const Block& block, const Value& prior, const Value& planned,
+                       bool has_update, const AttributePath& path,
+                       std::vector<AttributePath>& replacements) {
+  for (const auto& attr : block.attributes) {
+    if (!forces_new(attr, has_update)) continue;
+    if (attribute_of(prior, attr.name, attr.type) != attribute_of(planned, attr.name, attr.type)) {
+      replacements.push_back(child(path, AttributeName{attr.name}));
+    }
+  }
+  for (const auto& nested : block.blocks) {
+    const Type type = nested.implied_type();
+    find_nested_replacements(nested, attribute_of(prior, nested.type_name, type),
+                             attribute_of(planned, nested.type_name, type), has_update,
+                             child(path, AttributeName{nested.type_name}), replacements);
+  }
+}
+
+}  // namespace luaform::engine
