@@ -392,13 +392,43 @@ function M.provider(definition)
   return tagged
 end
 
+-- `schema_version = N` with `upgrade = { [0] = fn, ..., [N-1] = fn }`: upgrade[v] takes a
+-- stored state of version v as a plain table and returns it as version v + 1.
+local function versioning_problem(definition)
+  local version, upgrade = definition.schema_version, definition.upgrade
+  if version ~= nil and (math.type(version) ~= "integer" or version < 0) then
+    return "tf.resource: schema_version must be a whole number of at least 0"
+  end
+  if upgrade == nil then
+    return nil
+  end
+  if type(upgrade) ~= "table" then
+    return "tf.resource: upgrade must be a table of functions, as in { [0] = function(raw) end }"
+  end
+  for k, fn in pairs(upgrade) do
+    if math.type(k) ~= "integer" or k < 0 or k >= (version or 0) then
+      return string.format("tf.resource: upgrade[%s] is not a version below schema_version (%d)",
+        tostring(k), version or 0)
+    end
+    if type(fn) ~= "function" then
+      return string.format("tf.resource: upgrade[%d] must be a function, got %s", k, type(fn))
+    end
+  end
+  return nil
+end
+
 function M.resource(definition)
   if type(definition) == "table" and definition.import ~= nil
       and definition.import ~= M.import_by_id then
     error("tf.resource: import must be tf.import_by_id", CALLER)
   end
+  local problem = type(definition) == "table" and versioning_problem(definition)
+  if problem then
+    error(problem, CALLER)
+  end
   local tagged = define("resource", definition,
-    { create = true, read = true, update = false, delete = true }, { import = true })
+    { create = true, read = true, update = false, delete = true },
+    { import = true, schema_version = true, upgrade = true })
   return tagged
 end
 

@@ -2,6 +2,8 @@
 // schema, configure, and the CRUD callbacks. The engine applies Terraform's rules around it.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "host/engine/diagnostics.h"
@@ -35,6 +37,12 @@ class ProviderLogic {
   // a known, non-null value. Called before configure, so it cannot use the client.
   virtual Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
                                      const AttributePath& path, const Value& value) = 0;
+  // Turns a state stored under schema version `from_version` (older than the current one) into
+  // a value of the current schema's type `current`. nullopt when the type declares no upgrade
+  // functions: the stored state is then read as it is. Problems go to `diags`.
+  virtual std::optional<Value> upgrade_state(const std::string& type_name, int64_t from_version,
+                                             const std::string& raw_json, const Type& current,
+                                             Diagnostics& diags) = 0;
   // Called once per provider instance with the provider block's configuration.
   virtual Diagnostics configure(const Value& config) = 0;
   // Runs one resource or data source operation against `d`. Safe to call concurrently.

@@ -1,5 +1,9 @@
-// UpgradeResourceState: decodes stored JSON state into the current schema. Attributes the
-// schema no longer has are dropped; a state written by a newer schema version is refused.
+// UpgradeResourceState: decodes stored JSON state into the current schema. A state written by
+// an older schema version goes through the resource's upgrade functions first, one version at
+// a time; attributes the schema no longer has are dropped; a state written by a newer schema
+// version is refused. An upgrade that fails leaves the stored state untouched (the CLI keeps it).
+#include <exception>
+
 #include "host/engine/json_codec.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/service_support.h"
@@ -26,6 +30,19 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
     }
     resp.upgraded_state = detail::encode_dynamic(Value::null(type), type);
     return resp;
+  }
+  if (req.version < schema->version) {
+    std::optional<Value> upgraded;
+    try {
+      upgraded = logic_->upgrade_state(req.type_name, req.version, req.raw_state_json, type, diags);
+    } catch (const std::exception& e) {
+      diags.error("Upgrading the state of " + req.type_name + " failed", e.what());
+    }
+    if (diags.has_errors()) return resp;
+    if (upgraded) {
+      resp.upgraded_state = detail::encode_dynamic(*upgraded, type);
+      return resp;
+    }
   }
   Value state =
       decode_value_json(req.raw_state_json, type, diags, /*drop_unknown_attributes=*/true);

@@ -48,6 +48,17 @@ class LuaProvider : public engine::ProviderLogic {
     return state->validate(owner, type_name, path, value);
   }
 
+  std::optional<engine::Value> upgrade_state(const std::string& type_name, int64_t from_version,
+                                             const std::string& raw_json,
+                                             const engine::Type& current,
+                                             Diagnostics& diags) override {
+    auto schema = report_.schema.resources.find(type_name);
+    if (schema == report_.schema.resources.end()) return std::nullopt;
+    auto state = pool_->borrow();
+    return state->upgrade(type_name, from_version, schema->second.version, raw_json, current,
+                          diags);
+  }
+
   Diagnostics configure(const engine::Value& config) override {
     {
       std::lock_guard<std::mutex> lock(config_mutex_);

@@ -234,6 +234,14 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
   if (lua_type(L, -1) == LUA_TSTRING) schema.block.description = lua_tostring(L, -1);
   lua_pop(L, 1);
 
+  lua_getfield(L, index, "schema_version");
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
+    schema.version = lua_tointeger(L, -1);
+  } else if (!lua_isnil(L, -1)) {
+    throw std::runtime_error("schema_version must be a whole number of at least 0");
+  }
+  lua_pop(L, 1);
+
   lua_getfield(L, index, "schema");
   const int attributes = lua_gettop(L);
   if (!lua_isnil(L, attributes)) {

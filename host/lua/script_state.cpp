@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "host/lua/guarded.h"
+#include "host/lua/json_conversion.h"
 #include "host/lua/module_loader.h"
 #include "host/lua/resource_data_object.h"
 #include "host/lua/schema_reader.h"
@@ -212,6 +213,55 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
     diags.error("Validation of \"" + where + "\" failed", detail, path);
   }
   return diags;
+}
+
+std::optional<engine::Value> ScriptState::upgrade(const std::string& type_name,
+                                                  int64_t from_version, int64_t to_version,
+                                                  const std::string& raw_json,
+                                                  const engine::Type& current,
+                                                  engine::Diagnostics& diags) {
+  auto it = resources_.find(type_name);
+  if (it == resources_.end()) return std::nullopt;
+  const Definition& definition = it->second;
+  std::optional<engine::Value> upgraded;
+  bool declared = false;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
+    if (lua_getfield(S, -1, "upgrade") != LUA_TTABLE) return;
+    declared = true;
+    const int upgrades = lua_gettop(S);
+    push_json(S, raw_json);
+    // upgrade[v] turns a state of version v into one of version v + 1.
+    for (int64_t v = from_version; v < to_version; ++v) {
+      if (lua_rawgeti(S, upgrades, v) != LUA_TFUNCTION) {
+        throw std::runtime_error(definition.display + ": no upgrade function for version " +
+                                 std::to_string(v) + " (upgrade[" + std::to_string(v) +
+                                 "] turns a version " + std::to_string(v) + " state into version " +
+                                 std::to_string(v + 1) + ")");
+      }
+      lua_insert(S, -2);  // function, state
+      lua_call(S, 1, 1);
+      if (!lua_istable(S, -1)) {
+        throw std::runtime_error(definition.display + ": upgrade[" + std::to_string(v) +
+                                 "] must return the upgraded state table, not a " +
+                                 luaL_typename(S, -1));
+      }
+    }
+    try {
+      upgraded = to_value(S, -1, current, type_name, ExtraKeys::Drop);
+    } catch (const ConversionError& e) {
+      throw std::runtime_error(definition.display + ": the upgraded state does not fit the " +
+                               "schema: " + e.what());
+    }
+  });
+  if (failure) {
+    diags.error("Upgrading the state of " + type_name + " from schema version " +
+                    std::to_string(from_version) + " failed",
+                *failure + " (the stored state is left as it was)");
+    return std::nullopt;
+  }
+  if (!declared) return std::nullopt;
+  return upgraded;
 }
 
 }  // namespace luaform::lua

@@ -41,6 +41,11 @@ class ScriptState {
   // `type_name` on `value`: each message a validator returns is an error diagnostic.
   engine::Diagnostics validate(engine::SchemaOwner owner, const std::string& type_name,
                                const engine::AttributePath& path, const engine::Value& value);
+  // Runs the resource's upgrade functions on a stored state from `from_version` up to the
+  // current version (see ProviderLogic::upgrade_state).
+  std::optional<engine::Value> upgrade(const std::string& type_name, int64_t from_version,
+                                       int64_t to_version, const std::string& raw_json,
+                                       const engine::Type& current, engine::Diagnostics& diags);
   // Runs one operation; the error message (naming script and line) when it failed.
   std::optional<std::string> call(engine::Operation op, const std::string& type_name,
                                   engine::ResourceData& d);

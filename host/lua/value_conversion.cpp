@@ -74,7 +74,8 @@ Value to_bool_value(lua_State* L, int index, const Type& t, const std::string& p
 }
 
 // A table whose keys are exactly 1..n: the elements of a list or set.
-Value::List to_elements(lua_State* L, int index, const Type& t, const std::string& path) {
+Value::List to_elements(lua_State* L, int index, const Type& t, const std::string& path,
+                        ExtraKeys extra_keys) {
   if (!lua_istable(L, index)) mismatch(L, index, t, path);
   const lua_Unsigned length = lua_rawlen(L, index);
   lua_Unsigned keys = 0;
@@ -98,14 +99,15 @@ Value::List to_elements(lua_State* L, int index, const Type& t, const std::strin
   for (lua_Unsigned i = 1; i <= length; ++i) {
     lua_rawgeti(L, index, static_cast<lua_Integer>(i));
     const std::string element_path = path + "[" + std::to_string(i) + "]";
-    elements.push_back(to_value(L, lua_gettop(L), t.element(), element_path));
+    elements.push_back(to_value(L, lua_gettop(L), t.element(), element_path, extra_keys));
     lua_pop(L, 1);
   }
   return elements;
 }
 
 // A table with string keys: the elements of a map or the attributes of an object.
-Value::Object to_attributes(lua_State* L, int index, const Type& t, const std::string& path) {
+Value::Object to_attributes(lua_State* L, int index, const Type& t, const std::string& path,
+                            ExtraKeys extra_keys) {
   if (!lua_istable(L, index)) mismatch(L, index, t, path);
   Value::Object attributes;
   lua_pushnil(L);
@@ -121,6 +123,9 @@ Value::Object to_attributes(lua_State* L, int index, const Type& t, const std::s
       element = &t.element();
     } else if (auto it = t.attributes().find(key); it != t.attributes().end()) {
       element = &it->second;
+    } else if (extra_keys == ExtraKeys::Drop) {
+      lua_pop(L, 1);
+      continue;
     } else {
       lua_pop(L, 2);
       std::string message = "attribute \"" + path + "\": unexpected attribute \"";
@@ -131,7 +136,7 @@ Value::Object to_attributes(lua_State* L, int index, const Type& t, const std::s
     std::string element_path = path;
     element_path += '.';
     element_path += key;
-    attributes[key] = to_value(L, lua_gettop(L), *element, element_path);
+    attributes[key] = to_value(L, lua_gettop(L), *element, element_path, extra_keys);
     lua_pop(L, 1);
   }
   return attributes;
@@ -228,7 +233,8 @@ bool is_zero(const Value& v) {
   }
 }
 
-Value to_value(lua_State* L, int index, const Type& t, const std::string& name) {
+Value to_value(lua_State* L, int index, const Type& t, const std::string& name,
+               ExtraKeys extra_keys) {
   index = lua_absindex(L, index);
   luaL_checkstack(L, 4, "value nested too deeply");
   if (lua_isnil(L, index)) return Value::null(t);
@@ -240,13 +246,13 @@ Value to_value(lua_State* L, int index, const Type& t, const std::string& name) 
     case TypeKind::Bool:
       return to_bool_value(L, index, t, name);
     case TypeKind::List:
-      return Value::list(t.element(), to_elements(L, index, t, name));
+      return Value::list(t.element(), to_elements(L, index, t, name, extra_keys));
     case TypeKind::Set:
-      return Value::set(t.element(), to_elements(L, index, t, name));
+      return Value::set(t.element(), to_elements(L, index, t, name, extra_keys));
     case TypeKind::Map:
-      return Value::map(t.element(), to_attributes(L, index, t, name));
+      return Value::map(t.element(), to_attributes(L, index, t, name, extra_keys));
     case TypeKind::Object:
-      return Value::object(t, to_attributes(L, index, t, name));
+      return Value::object(t, to_attributes(L, index, t, name, extra_keys));
     default:
       throw ConversionError("attribute \"" + name + "\": values of type " + t.friendly_name() +
                             " cannot be set from Lua");

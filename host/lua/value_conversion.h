@@ -23,15 +23,23 @@ class ConversionError : public std::runtime_error {
 // out. Numbers that are integers fitting 64 bits become Lua integers, others floats.
 void push_value(lua_State* L, const engine::Value& v);
 
-// Pushes the zero value of `t`: "", 0, false, or an empty table (nil for the dynamic type).
+// Pushes the zero value of `t`: "", 0, false, or an empty table (nil for the dynamic and
+// object types).
 void push_zero(lua_State* L, const engine::Type& t);
 
 // True when `v` is null, unknown, or the zero value of its type (what get_ok reports as unset).
 bool is_zero(const engine::Value& v);
 
+// What to do with a key of a table converted to an object type that has no such attribute.
+enum class ExtraKeys {
+  Reject,  // an error: a script set something the schema does not have
+  Drop,    // ignored: an upgraded state may still carry attributes the schema dropped
+};
+
 // Converts the Lua value at `index` to a Value of type `t`; nil becomes null. `name` is the
 // attribute's name for messages such as: attribute "x": expected string, got table.
 // Throws ConversionError.
-engine::Value to_value(lua_State* L, int index, const engine::Type& t, const std::string& name);
+engine::Value to_value(lua_State* L, int index, const engine::Type& t, const std::string& name,
+                       ExtraKeys extra_keys = ExtraKeys::Reject);
 
 }  // namespace luaform::lua

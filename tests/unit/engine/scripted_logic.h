@@ -36,6 +36,14 @@ struct ScriptedLogic : ProviderLogic {
     auto it = validators.find(name);
     return it == validators.end() ? Diagnostics{} : it->second(value);
   }
+  // The upgrade by the logic, when a test sets one.
+  std::function<std::optional<Value>(int64_t, const std::string&, const Type&, Diagnostics&)>
+      upgrader;
+  std::optional<Value> upgrade_state(const std::string&, int64_t from, const std::string& raw,
+                                     const Type& current, Diagnostics& diags) override {
+    if (!upgrader) return std::nullopt;
+    return upgrader(from, raw, current, diags);
+  }
   Diagnostics configure(const Value& config) override {
     configured_with = config;
     return {};

@@ -216,3 +216,71 @@ TEST_CASE("mistakes in validation options are load errors at the attribute's lin
     CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
   }
 }
+
+TEST_CASE("upgrade functions run in order from the stored version to schema_version") {
+  ProviderDir dir;
+  dir.write("resource_vm.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema_version = 2,
+  schema = { size_gb = tf.number { required = true }, name = tf.string { required = true } },
+  upgrade = {
+    [0] = function(raw) raw.size = tonumber(raw.size) return raw end,  -- v0 kept size as text
+    [1] = function(raw) raw.size_gb = raw.size // 1024 raw.size = nil return raw end,
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  dir.write("resource_bad.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema_version = 2,
+  schema = { n = tf.number { optional = true } },
+  upgrade = { [1] = function() return "oops" end },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance vm(*logic, "test_vm");
+  CHECK(logic->schema().resources.at("test_vm").version == 2);
+
+  engine::Diagnostics diags;
+  auto from0 = logic->upgrade_state("test_vm", 0, R"({"id":"x","name":"web","size":"4096",
+                                                     "gone":true})",
+                                    vm.type, diags);
+  REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+  REQUIRE(from0.has_value());
+  CHECK(from0->get_attribute("size_gb") == engine::Value::number(4));
+  CHECK(from0->get_attribute("name") == engine::Value::string("web"));
+  CHECK(from0->get_attribute("id") == engine::Value::string("x"));
+
+  auto from1 =
+      logic->upgrade_state("test_vm", 1, R"({"id":"x","name":"w","size":2048})", vm.type, diags);
+  REQUIRE(from1.has_value());
+  CHECK(from1->get_attribute("size_gb") == engine::Value::number(2));
+
+  Instance bad(*logic, "test_bad");
+  engine::Diagnostics missing;
+  CHECK_FALSE(logic->upgrade_state("test_bad", 0, R"({"id":"x"})", bad.type, missing));
+  CHECK(all_text(missing).find("no upgrade function for version 0") != std::string::npos);
+  engine::Diagnostics wrong;
+  CHECK_FALSE(logic->upgrade_state("test_bad", 1, R"({"id":"x"})", bad.type, wrong));
+  CHECK(all_text(wrong).find("must return the upgraded state table") != std::string::npos);
+}
+
+TEST_CASE("upgrade options that cannot work are load errors") {
+  const char* cases[][2] = {
+      {"schema_version = -1,", "schema_version must be a whole number"},
+      {"schema_version = 1, upgrade = { [1] = function() end },", "is not a version below"},
+      {"schema_version = 1, upgrade = { [0] = 3 },", "upgrade[0] must be a function"},
+      {"upgrade = 5,", "upgrade must be a table"},
+  };
+  for (const auto& [fields, expected] : cases) {
+    ProviderDir dir;
+    dir.write("resource_x.lua",
+              std::string("local tf = require(\"luaform\")\nreturn tf.resource {") + fields +
+                  " schema = {}, create = function() end, "
+                  "read = function() end, delete = function() end }\n");
+    const std::string text = all_text(dir.load()->load_diagnostics());
+    CHECK_MESSAGE(text.find(expected) != std::string::npos, fields, " -> ", text);
+  }
+}

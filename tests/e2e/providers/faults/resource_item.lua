@@ -1,0 +1,64 @@
+-- resource "faults_item": a file whose operations fail on demand. A marker file in the working
+-- directory makes the next operation of that kind fail part-way:
+--   fail-create  create fails after d:set_id
+--   fail-update  update writes the file and records "value", then fails
+--   fail-delete  delete fails and leaves the file
+local tf = require("luaform")
+
+local function armed(marker)
+  local file = io.open(marker)
+  if file then
+    file:close()
+    return true
+  end
+  return false
+end
+
+local function path(name)
+  return "item-" .. name .. ".txt"
+end
+
+local function write(name, value)
+  local file = assert(io.open(path(name), "w"))
+  file:write(value)
+  file:close()
+end
+
+return tf.resource {
+  description = "A file that fails on demand",
+  schema = {
+    name = tf.string { required = true, force_new = true },
+    value = tf.string { required = true },
+    revision = tf.number { computed = true },
+  },
+  create = function(d)
+    write(d:get("name"), d:get("value"))
+    d:set_id(d:get("name"))
+    d:set("revision", 1)
+    if armed("fail-create") then
+      error("the service failed after creating " .. d:id())
+    end
+  end,
+  read = function(d)
+    local file = io.open(path(d:id()))
+    if not file then
+      d:set_id("")
+      return
+    end
+    d:set("value", file:read("a"))
+    file:close()
+  end,
+  update = function(d)
+    write(d:id(), d:get("value"))
+    d:set("revision", d:get_change("revision") + 1)
+    if armed("fail-update") then
+      error("the service failed after updating " .. d:id())
+    end
+  end,
+  delete = function(d)
+    if armed("fail-delete") then
+      error("the service refused to delete " .. d:id())
+    end
+    os.remove(path(d:id()))
+  end,
+}
