@@ -175,7 +175,13 @@ local function attribute_problem(t, options)
   if options.required and options.computed then
     return what .. ": required and computed cannot both be set"
   end
-  if options.default ~= nil then
+  if type(options.default) == "function" then
+    -- Called once when the provider starts; a required attribute whose default function
+    -- gives a value becomes optional (helper/schema's DefaultFunc rule).
+    if not (options.optional or options.required) then
+      return what .. ": a default needs optional = true (or required = true for a function)"
+    end
+  elseif options.default ~= nil then
     if options.required then
       return what .. ": a required attribute cannot have a default"
     end
@@ -251,6 +257,33 @@ function M.object(attributes)
   local t = new_type("object")
   t.attributes = attributes
   return t
+end
+
+-- A default function reading the first of the environment variables `names` (a name or a
+-- list of names) that is set and not empty, else `fallback` (which may be nil: no default).
+-- Environment values are text; the host converts them to the attribute's type.
+function M.env(names, fallback)
+  if type(names) == "string" then
+    names = { names }
+  end
+  if type(names) ~= "table" or #names == 0 then
+    error('tf.env expects a variable name or a list of them, as in tf.env("EXAMPLE_TOKEN")',
+      CALLER)
+  end
+  for i, name in ipairs(names) do
+    if type(name) ~= "string" then
+      error(string.format("tf.env: name %d must be a string, got %s", i, type(name)), CALLER)
+    end
+  end
+  return function()
+    for _, name in ipairs(names) do
+      local value = os.getenv(name)
+      if value ~= nil and value ~= "" then
+        return value
+      end
+    end
+    return fallback
+  end
 end
 
 -- The value a resource's `import` field takes: `terraform import` sets only the id, then the
@@ -412,6 +445,17 @@ local function versioning_problem(definition)
     end
     if type(fn) ~= "function" then
       return string.format("tf.resource: upgrade[%d] must be a function, got %s", k, type(fn))
+    end
+  end
+  -- Upgrades chain from the oldest supported version up to the current one, without gaps.
+  local oldest = nil
+  for k in pairs(upgrade) do
+    oldest = (oldest == nil or k < oldest) and k or oldest
+  end
+  for v = oldest or version, (version or 0) - 1 do
+    if upgrade[v] == nil then
+      return string.format("tf.resource: upgrade[%d] is missing (upgrades must run from "
+        .. "upgrade[%d] to upgrade[%d] without gaps)", v, oldest, version - 1)
     end
   end
   return nil

@@ -3,12 +3,32 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <variant>
 
 namespace luaform::engine {
 namespace {
 
+// Set, as helper/schema sees configuration: not null, and not an empty collection (the CLI
+// sends blocks the configuration leaves out as empty lists). An unknown value counts as set.
 bool is_set(const Value& v) {
-  return !v.is_null();  // an unknown value will be set to something
+  if (v.is_null()) return false;
+  return !(v.is_known() && v.type().is_collection() && v.length() == 0);
+}
+
+// The dotted address ("disk.0.size") of a path, as conflicts_with and its kin name attributes.
+std::string address_of(const AttributePath& path) {
+  std::string out;
+  for (const auto& step : path) {
+    if (!out.empty()) out += '.';
+    if (const auto* name = std::get_if<AttributeName>(&step)) {
+      out += name->name;
+    } else if (const auto* key = std::get_if<ElementKey>(&step)) {
+      out += key->key;
+    } else {
+      out += std::to_string(std::get<ElementIndex>(step).index);
+    }
+  }
+  return out;
 }
 
 std::string quoted_list(const std::vector<std::string>& names) {
@@ -53,8 +73,10 @@ class Validator {
       }
       if (!attr.deprecated.empty()) diags_.warning("Argument is deprecated", attr.deprecated, path);
       const std::string subject = "\"" + name + "\": ";
+      // Like helper/schema, a conflict is judged only between known values.
       for (const auto& other : attr.conflicts_with) {
-        if (is_set(value_at_address(root_, other))) {
+        const Value o = value_at_address(root_, other);
+        if (v.is_wholly_known() && o.is_wholly_known() && is_set(o)) {
           diags_.error("Conflicting configuration arguments", subject + "conflicts with " += other,
                        path);
         }
@@ -68,8 +90,8 @@ class Validator {
                      path);
       }
     }
-    one_of_group(attr.exactly_one_of, true, path);
-    one_of_group(attr.at_least_one_of, false, path);
+    one_of_group(with_self(attr.exactly_one_of, path), true, path);
+    one_of_group(with_self(attr.at_least_one_of, path), false, path);
     if (attr.has_validate && v.is_wholly_known() && !v.is_null()) {
       // A validator's message is about this attribute unless it names a path of its own.
       const Diagnostics found = validate_value_(path, v);
@@ -80,6 +102,15 @@ class Validator {
     }
   }
 
+  // A group always includes the attribute that declares it (helper/schema adds it too).
+  static std::vector<std::string> with_self(std::vector<std::string> group,
+                                            const AttributePath& path) {
+    if (group.empty()) return group;
+    const std::string self = address_of(path);
+    if (std::find(group.begin(), group.end(), self) == group.end()) group.push_back(self);
+    return group;
+  }
+
   // Reported once per group, however many of its attributes declare it.
   void one_of_group(const std::vector<std::string>& group, bool exactly,
                     const AttributePath& path) {
@@ -88,17 +119,21 @@ class Validator {
     std::sort(key.begin(), key.end());
     if (!reported_groups_.insert((exactly ? "1:" : "+:") + quoted_list(key)).second) return;
     size_t set = 0;
+    size_t unknown = 0;
     for (const auto& address : group) {
-      Value v = value_at_address(root_, address);
-      if (v.is_unknown()) return;  // cannot tell yet
-      if (!v.is_null()) ++set;
+      const Value v = value_at_address(root_, address);
+      if (!v.is_wholly_known()) {
+        ++unknown;
+      } else if (is_set(v)) {
+        ++set;
+      }
     }
     if (exactly && set > 1) {
       diags_.error("Invalid combination of arguments",
                    "only one of " + quoted_list(group) + " can be specified, but " +
                        std::to_string(set) + " were",
                    path);
-    } else if (set == 0) {
+    } else if (set == 0 && unknown == 0) {
       diags_.error("Invalid combination of arguments",
                    std::string(exactly ? "exactly" : "at least") + " one of " + quoted_list(group) +
                        " must be specified",
@@ -126,6 +161,11 @@ class Validator {
       case NestingMode::Map:
         break;
     }
+    // Set elements that hold unknowns may still turn out equal and merge: count them later.
+    if (nested.nesting == NestingMode::Set && !v.is_wholly_known()) {
+      block_elements(nested, v, path);
+      return;
+    }
     const auto count = static_cast<int64_t>(v.is_null() ? 0 : v.length());
     if (count < nested.min_items) {
       diags_.error("Not enough \"" + nested.type_name + "\" blocks",
@@ -139,6 +179,10 @@ class Validator {
                        "\" blocks are allowed, " + std::to_string(count) + " given",
                    path);
     }
+    block_elements(nested, v, path);
+  }
+
+  void block_elements(const NestedBlock& nested, const Value& v, const AttributePath& path) {
     if (v.is_null()) return;
     if (nested.nesting == NestingMode::Map) {
       for (const auto& [key, element] : v.attributes()) {

@@ -20,39 +20,44 @@ const Value* element_for_key(const Value& map, const std::string& key) {
   return it == map.attributes().end() ? nullptr : &it->second;
 }
 
-// Every element of `a` has a counterpart in `b` and the sizes agree.
-bool same_configured_elements(const Block& block, const Value::List& a, const Value::List& b,
-                              bool ordered) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (ordered) {
-      if (!same_configured_values(block, a[i], b[i])) return false;
-      continue;
+bool nested_from_config(const NestedBlock& nested, const Value& planned, const Value& config);
+
+// Pairs every config element with a distinct planned element it can have produced.
+bool set_from_config(const Block& block, const Value::List& planned, const Value::List& config) {
+  if (planned.size() != config.size()) return false;
+  std::vector<bool> used(planned.size(), false);
+  for (const Value& c : config) {
+    bool found = false;
+    for (size_t i = 0; i < planned.size() && !found; ++i) {
+      if (!used[i] && from_config(block, planned[i], c)) used[i] = found = true;
     }
-    if (std::none_of(b.begin(), b.end(), [&](const Value& other) {
-          return same_configured_values(block, a[i], other);
-        })) {
-      return false;
-    }
+    if (!found) return false;
   }
   return true;
 }
 
-bool same_configured_nested(const NestedBlock& nested, const Value& a, const Value& b) {
-  if (!usable(a) || !usable(b)) return a == b;
+bool nested_from_config(const NestedBlock& nested, const Value& planned, const Value& config) {
+  if (!usable(planned) || !usable(config)) return planned == config;
   switch (nested.nesting) {
     case NestingMode::Single:
     case NestingMode::Group:
-      return same_configured_values(nested.block, a, b);
-    case NestingMode::List:
-      return same_configured_elements(nested.block, a.elements(), b.elements(), true);
+      return from_config(nested.block, planned, config);
+    case NestingMode::List: {
+      const auto& p = planned.elements();
+      const auto& c = config.elements();
+      if (p.size() != c.size()) return false;
+      for (size_t i = 0; i < p.size(); ++i) {
+        if (!from_config(nested.block, p[i], c[i])) return false;
+      }
+      return true;
+    }
     case NestingMode::Set:
-      return same_configured_elements(nested.block, a.elements(), b.elements(), false);
+      return set_from_config(nested.block, planned.elements(), config.elements());
     case NestingMode::Map: {
-      if (a.attributes().size() != b.attributes().size()) return false;
-      for (const auto& [key, element] : a.attributes()) {
-        const Value* other = element_for_key(b, key);
-        if (!other || !same_configured_values(nested.block, element, *other)) return false;
+      if (planned.attributes().size() != config.attributes().size()) return false;
+      for (const auto& [key, element] : planned.attributes()) {
+        const Value* c = element_for_key(config, key);
+        if (!c || !from_config(nested.block, element, *c)) return false;
       }
       return true;
     }
@@ -67,15 +72,16 @@ Value attribute_of(const Value& object, const std::string& name, const Type& typ
   return object.get_attribute(name);
 }
 
-bool same_configured_values(const Block& block, const Value& a, const Value& b) {
-  if (!usable(a) || !usable(b)) return a == b;
+bool from_config(const Block& block, const Value& planned, const Value& config) {
+  if (!usable(planned) || !usable(config)) return planned == config;
   for (const auto& attr : block.attributes) {
-    if (attr.computed) continue;
-    if (a.get_attribute(attr.name) != b.get_attribute(attr.name)) return false;
+    const Value c = config.get_attribute(attr.name);
+    if (attr.computed && c.is_null()) continue;
+    if (planned.get_attribute(attr.name) != c) return false;
   }
   for (const auto& nested : block.blocks) {
-    if (!same_configured_nested(nested, a.get_attribute(nested.type_name),
-                                b.get_attribute(nested.type_name))) {
+    if (!nested_from_config(nested, planned.get_attribute(nested.type_name),
+                            config.get_attribute(nested.type_name))) {
       return false;
     }
   }
@@ -106,22 +112,36 @@ Value map_nested_elements(const NestedBlock& nested, const Value& v, const Value
       return Value::list(v.type().element(), std::move(out));
     }
     case NestingMode::Set: {
+      // Each config element explains one planned element: exact matches are taken first, so
+      // that a configured value is never credited to an element it did not produce.
+      const Value::List* configs = usable(config) ? &config.elements() : nullptr;
+      std::vector<bool> used(configs ? configs->size() : 0, false);
+      auto take = [&](const Value& element, bool exact) -> const Value* {
+        for (size_t i = 0; configs && i < configs->size(); ++i) {
+          const Value& c = (*configs)[i];
+          if (used[i]) continue;
+          if (exact ? element == c : from_config(nested.block, element, c)) {
+            used[i] = true;
+            return &c;
+          }
+        }
+        return nullptr;
+      };
+      const Value::List& elements = v.elements();
+      std::vector<const Value*> configured(elements.size(), nullptr);
+      for (size_t i = 0; i < elements.size(); ++i) configured[i] = take(elements[i], true);
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (!configured[i]) configured[i] = take(elements[i], false);
+      }
       Value::List out;
-      out.reserve(v.elements().size());
-      for (const Value& element : v.elements()) {
+      out.reserve(elements.size());
+      for (size_t i = 0; i < elements.size(); ++i) {
         const Value* before = nullptr;
         if (usable(prior)) {
-          auto it = std::find(prior.elements().begin(), prior.elements().end(), element);
+          auto it = std::find(prior.elements().begin(), prior.elements().end(), elements[i]);
           if (it != prior.elements().end()) before = &*it;
         }
-        const Value* configured = nullptr;
-        if (usable(config)) {
-          auto it = std::find_if(
-              config.elements().begin(), config.elements().end(),
-              [&](const Value& c) { return same_configured_values(nested.block, element, c); });
-          if (it != config.elements().end()) configured = &*it;
-        }
-        out.push_back(rule(element, or_none(before), or_none(configured)));
+        out.push_back(rule(elements[i], or_none(before), or_none(configured[i])));
       }
       return Value::set(v.type().element(), std::move(out));
     }

@@ -22,9 +22,11 @@ using ElementRule = std::function<Value(const Value&, const Value&, const Value&
 Value map_nested_elements(const NestedBlock& nested, const Value& v, const Value& prior,
                           const Value& config, const ElementRule& rule);
 
-// True when `a` and `b` (objects of `block`'s type) agree on every attribute that is not
-// computed, at every depth: the way the CLI pairs the elements of a set of blocks.
-bool same_configured_values(const Block& block, const Value& a, const Value& b);
+// True when `planned` (an object of `block`'s type) can have come from the config object
+// `config`: at every depth, attributes that are not computed are equal, and a computed
+// attribute is either left null by the config or equal to it. This is how the CLI pairs the
+// elements of a set of blocks with the configuration they came from.
+bool from_config(const Block& block, const Value& planned, const Value& config);
 
 // The attribute of an object that may be null or unknown (then: a null of the attribute's type).
 Value attribute_of(const Value& object, const std::string& name, const Type& type);

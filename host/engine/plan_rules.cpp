@@ -66,10 +66,14 @@ bool set_force_new_changed(const NestedBlock& nested, const Value& before, const
   return Value::set(element, std::move(a)) != Value::set(element, std::move(b));
 }
 
+bool empty_or_null(const Value& v) {
+  return v.is_null() || (v.is_known() && v.type().is_collection() && v.length() == 0);
+}
+
 void find_nested_replacements(const NestedBlock& nested, const Value& before, const Value& after,
                               bool has_update, const AttributePath& path,
                               std::vector<AttributePath>& out) {
-  if (before == after) return;
+  if (before == after || (empty_or_null(before) && empty_or_null(after))) return;
   if (nested.force_new || !has_update) {
     out.push_back(path);
     return;

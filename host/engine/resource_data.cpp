@@ -3,6 +3,7 @@
 #include <charconv>
 #include <vector>
 
+#include "host/engine/schema_rules.h"
 #include "host/engine/value_walk.h"
 
 namespace luaform::engine {
@@ -184,7 +185,7 @@ Value ResourceData::result() const {
     attrs[name] = unknowns_to_null(v);
   }
   if (object_type.attributes().count("id")) attrs["id"] = Value::string(current_id);
-  return Value::object(object_type, std::move(attrs));
+  return with_empty_blocks(schema_->block, Value::object(object_type, std::move(attrs)));
 }
 
 }  // namespace luaform::engine

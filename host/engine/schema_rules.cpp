@@ -64,6 +64,37 @@ Value with_defaults(const Block& block, const Value& object, const Value& config
   return out;
 }
 
+Value with_empty_blocks(const Block& block, const Value& object) {
+  if (!object.is_known() || object.is_null()) return object;
+  Value out = object;
+  for (const auto& nested : block.blocks) {
+    Value v = out.get_attribute(nested.type_name);
+    const Type type = nested.implied_type();
+    if (v.is_null() && type == v.type()) {
+      switch (nested.nesting) {
+        case NestingMode::List:
+          v = Value::list(type.element(), {});
+          break;
+        case NestingMode::Set:
+          v = Value::set(type.element(), {});
+          break;
+        case NestingMode::Map:
+          v = Value::map(type.element(), {});
+          break;
+        case NestingMode::Single:
+        case NestingMode::Group:
+          break;
+      }
+    }
+    v = map_nested_elements(nested, v, Value(), Value(),
+                            [&](const Value& element, const Value&, const Value&) {
+                              return with_empty_blocks(nested.block, element);
+                            });
+    out = out.with_attribute(nested.type_name, std::move(v));
+  }
+  return out;
+}
+
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags) {
   for (const auto& attr : block.attributes) {
     AttributePath path{AttributeName{attr.name}};

@@ -16,6 +16,12 @@ ProviderSchema schema_as_served(const ProviderSchema& declared);
 // configuration plans its default again. Applies inside nested blocks too, element by element.
 Value with_defaults(const Block& block, const Value& object, const Value& config);
 
+// `object` with every null list, set or map block, at any depth, made an empty collection. The
+// CLI always sends blocks the configuration leaves out as empty collections, so a state that
+// holds null there (a read that set nothing, an import, an upgrade) would differ from every
+// plan.
+Value with_empty_blocks(const Block& block, const Value& object);
+
 // InternalValidate's checks on one block (reserved names, option combinations).
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags);
 

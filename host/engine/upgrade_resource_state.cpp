@@ -6,6 +6,7 @@
 
 #include "host/engine/json_codec.h"
 #include "host/engine/provider_service.h"
+#include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
@@ -40,14 +41,15 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
     }
     if (diags.has_errors()) return resp;
     if (upgraded) {
-      resp.upgraded_state = detail::encode_dynamic(*upgraded, type);
+      resp.upgraded_state =
+          detail::encode_dynamic(with_empty_blocks(schema->block, *upgraded), type);
       return resp;
     }
   }
   Value state =
       decode_value_json(req.raw_state_json, type, diags, /*drop_unknown_attributes=*/true);
   if (diags.has_errors()) return resp;
-  resp.upgraded_state = detail::encode_dynamic(state, type);
+  resp.upgraded_state = detail::encode_dynamic(with_empty_blocks(schema->block, state), type);
   return resp;
 }
 

@@ -100,6 +100,22 @@ int has_change(lua_State* L) {
   return 1;
 }
 
+// d:has_changes("a", "b", ...): true when any of them changes.
+int has_changes(lua_State* L) {
+  ResourceData& d = self(L);
+  const int n = lua_gettop(L);
+  bool changed = false;
+  for (int i = 2; i <= n; ++i) {
+    const std::string key = luaL_checkstring(L, i);
+    if (!d.type_of(key)) {
+      throw std::runtime_error("d:has_changes: the schema has no attribute \"" + key + "\"");
+    }
+    changed = changed || d.has_change(key);
+  }
+  lua_pushboolean(L, changed ? 1 : 0);
+  return 1;
+}
+
 int get_change(lua_State* L) {
   ResourceData& d = self(L);
   const Type type = attribute_type(L, d, "get_change");
@@ -130,6 +146,7 @@ void register_resource_data_type(lua_State* L) {
       {"id", guarded<id>},
       {"set_id", guarded<set_id>},
       {"has_change", guarded<has_change>},
+      {"has_changes", guarded<has_changes>},
       {"get_change", guarded<get_change>},
       {"is_new_resource", guarded<is_new_resource>},
       {nullptr, nullptr},

@@ -132,6 +132,16 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
     fail(name, "required cannot be combined with optional or computed");
   }
   lua_getfield(L, index, "default");
+  if (lua_isfunction(L, -1)) {
+    // A default function runs once, here: a value it gives is the default, and a required
+    // attribute with such a value becomes optional (helper/schema's DefaultFunc rule). Its
+    // errors carry the script's line, since this runs inside the script's protected call.
+    lua_call(L, 0, 1);
+    if (!lua_isnil(L, -1) && a.required) {
+      a.required = false;
+      a.optional = true;
+    }
+  }
   if (!lua_isnil(L, -1)) {
     if (a.required) fail(name, "a required attribute cannot have a default");
     try {

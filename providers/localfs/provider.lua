@@ -36,7 +36,9 @@ return tf.provider {
   schema = {
     root = tf.string {
       optional = true,
-      description = "Directory that relative paths start from (default: the working directory)",
+      default = tf.env("LOCALFS_ROOT"),
+      description = "Directory that relative paths start from (default: $LOCALFS_ROOT, else "
+        .. "the working directory)",
     },
   },
   configure = function(config)

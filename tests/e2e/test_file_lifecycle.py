@@ -153,3 +153,19 @@ resource "localfs_file" "inside" {{
     assert (root / "inside.txt").read_text() == "rooted"
     assert not (tofu.workdir / "inside.txt").exists()
     assert tofu.plan_exit_code() == 0
+
+
+def test_the_root_can_come_from_the_environment(tofu, tmp_path, monkeypatch):
+    root = tmp_path / "from-env"
+    root.mkdir()
+    monkeypatch.setenv("LOCALFS_ROOT", str(root))
+    tofu.write(required_providers("localfs") + """
+resource "localfs_file" "inside" {
+  path    = "inside.txt"
+  content = "rooted by env"
+}
+""")
+    tofu.apply()
+    assert (root / "inside.txt").read_text() == "rooted by env"
+    assert not (tofu.workdir / "inside.txt").exists()
+    assert tofu.plan_exit_code() == 0

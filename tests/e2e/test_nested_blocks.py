@@ -25,7 +25,10 @@ def server(disks=((10, None, None), (20, "hdd", None)), ports=(80, 443), image="
             fields.append(f"label = {hcl_string(label)}")
         blocks.append("  disk {\n    " + "\n    ".join(fields) + "\n  }")
     for port in ports:
-        blocks.append(f"  rule {{\n    port = {port}\n  }}")
+        if isinstance(port, tuple):  # (port, protocol)
+            blocks.append(f"  rule {{\n    port = {port[0]}\n    protocol = \"{port[1]}\"\n  }}")
+        else:
+            blocks.append(f"  rule {{\n    port = {port}\n  }}")
     if image:
         blocks.append(f"  boot {{\n    image = {hcl_string(image)}\n  }}")
     return required_providers("inventory") + f"""
@@ -58,8 +61,8 @@ def test_blocks_are_created_with_defaults_and_computed_values_and_plan_clean(inv
         {"size": 20, "kind": "hdd", "label": None, "serial": "web-disk-1-20"},
     ]
     assert sorted(values["rule"], key=lambda r: r["port"]) == [
-        {"port": 80, "note": None, "uid": "rule-80"},
-        {"port": 443, "note": None, "uid": "rule-443"},
+        {"port": 80, "protocol": "tcp", "note": None, "uid": "rule-80"},
+        {"port": 443, "protocol": "tcp", "note": None, "uid": "rule-443"},
     ]
     assert values["boot"] == {"image": "debian-12"}
     assert record_path(inventory).exists()
@@ -189,4 +192,13 @@ output "ports" {
                   {"size": 20, "kind": "hdd", "serial": "web-disk-1-20"}],
         "ports": [80, 443],
     }
+    assert inventory.plan_exit_code() == 0
+
+
+def test_set_elements_that_differ_only_by_a_default_keep_their_own_values(inventory):
+    inventory.write(server(ports=(53, (53, "udp"))))
+    inventory.apply()
+
+    rules = sorted((r["port"], r["protocol"]) for r in web(inventory)["rule"])
+    assert rules == [(53, "tcp"), (53, "udp")]
     assert inventory.plan_exit_code() == 0

@@ -85,10 +85,36 @@ TEST_CASE("an unknown value is not judged until it is known") {
                               {"source", Value::unknown(Type::string())},
                               {"user", Value::unknown(Type::string())},
                               {"port", Value::unknown(Type::number())}});
-  CHECK(text(d) ==
-        "E Conflicting configuration arguments | \"snapshot\": conflicts with source "
-        "@snapshot\n");
+  CHECK(text(d).empty());
   CHECK(f.logic->validated.empty());
+}
+
+TEST_CASE("two set and one unknown in an exactly_one_of group is already an error") {
+  DbFixture f;
+  f.attr("engine").exactly_one_of = {"engine", "snapshot", "source"};
+  Diagnostics d = f.validate(
+      {{"engine", s("pg")}, {"snapshot", s("s")}, {"source", Value::unknown(Type::string())}});
+  CHECK(text(d).find("only one of") != std::string::npos);
+}
+
+TEST_CASE("a group always includes the attribute that declares it") {
+  DbFixture f;
+  f.attr("engine").exactly_one_of = {"snapshot"};
+  CHECK(text(f.validate({{"engine", s("pg")}})).empty());
+  CHECK(text(f.validate({{"engine", s("pg")}, {"snapshot", s("x")}})).find("only one of") !=
+        std::string::npos);
+}
+
+TEST_CASE("an absent block (an empty list) does not count as set") {
+  DbFixture f;
+  f.attr("engine").conflicts_with = {"replica"};
+  f.attr("snapshot").at_least_one_of = {"snapshot", "replica"};
+  CHECK(text(f.validate({{"engine", s("pg")}, {"snapshot", s("x")}, {"replica", f.replicas({})}}))
+            .empty());
+  CHECK(text(f.validate({{"engine", s("pg")}, {"replica", f.replicas({"a"})}}))
+            .find("conflicts with replica") != std::string::npos);
+  CHECK(text(f.validate({{"replica", f.replicas({})}})).find("at least one of") !=
+        std::string::npos);
 }
 
 TEST_CASE("required_with: an attribute needs the others it names") {

@@ -43,10 +43,35 @@ TEST_CASE("set elements are paired with config elements by their configured attr
   CHECK(seen == std::vector<std::string>{"80 known configured", "443 new configured"});
 }
 
-TEST_CASE("computed attributes do not count when comparing configured values") {
+TEST_CASE("a computed attribute the config leaves null may hold anything; a set one must match") {
   NestedBlock nb = port_block();
-  CHECK(same_configured_values(nb.block, port(nb, 80, "a"), port(nb, 80)));
-  CHECK_FALSE(same_configured_values(nb.block, port(nb, 80, "a"), port(nb, 81, "a")));
+  CHECK(from_config(nb.block, port(nb, 80, "a"), port(nb, 80)));
+  CHECK(from_config(nb.block, port(nb, 80, "a"), port(nb, 80, "a")));
+  CHECK_FALSE(from_config(nb.block, port(nb, 80, "a"), port(nb, 80, "b")));
+  CHECK_FALSE(from_config(nb.block, port(nb, 80, "a"), port(nb, 81)));
+}
+
+TEST_CASE("set elements with defaults pair with the config element that produced them") {
+  // rule { port = 443 } and rule { protocol = "udp" }, both attributes optional with defaults
+  // (served as optional+computed): each planned element keeps its own config element.
+  NestedBlock nb;
+  nb.type_name = "rule";
+  nb.nesting = NestingMode::Set;
+  nb.block.attributes = {attribute("port", Type::number(), false, true, true),
+                         attribute("protocol", Type::string(), false, true, true)};
+  const Type t = nb.block.implied_type();
+  Value a = Value::object(t, {{"port", Value::number(443)}});
+  Value b = Value::object(t, {{"protocol", Value::string("udp")}});
+  Value config = Value::set(t, {a, b});
+  std::vector<std::string> pairs;
+  map_nested_elements(nb, config, Value(), config,
+                      [&](const Value& e, const Value&, const Value& c) {
+                        CHECK(e == c);
+                        pairs.push_back(c.to_display_string());
+                        return e;
+                      });
+  CHECK(pairs.size() == 2);
+  CHECK(pairs[0] != pairs[1]);
 }
 
 TEST_CASE("null and unknown nested values are left as they are") {

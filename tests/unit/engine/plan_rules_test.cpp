@@ -226,3 +226,22 @@ TEST_CASE("apply reports a nested block that comes back other than planned") {
   REQUIRE(resp.diagnostics.has_errors());
   CHECK(resp.diagnostics.items()[0].summary.find("\"disk\"") != std::string::npos);
 }
+
+TEST_CASE("a state that holds null for an absent list block plans no change against []") {
+  ServerFixture f;
+  Value prior = applied(f).with_attribute("rule", Value::null(Type::set(f.rule_type)));
+  Value config = applied_config(f).with_attribute("rule", Value::set(f.rule_type, {}));
+  Value proposed = prior.with_attribute("rule", Value::set(f.rule_type, {}));
+  PlanResponse resp = f.plan(prior, proposed, config);
+  CHECK(resp.requires_replace.empty());
+}
+
+TEST_CASE("a saved state has empty collections, never null, for list and set blocks") {
+  ServerFixture f;
+  f.logic->callbacks[Operation::Read] = [&](ResourceData& d) { return d.set("rule", Value()); };
+  ReadResponse resp = f.service->read_resource({"test_server", wire(applied(f)), {}});
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  Value state = unwire(resp.new_state, f.type);
+  CHECK(state.get_attribute("rule").is_known());
+  CHECK(state.get_attribute("rule").length() == 0);
+}

@@ -325,3 +325,15 @@ return tf.resource {
   CHECK(d.get("disk.1.serial") == Value::string("s2"));
   CHECK(d.result().get_attribute("boot").is_null());
 }
+
+TEST_CASE("has_changes is true when any of the named attributes changes") {
+  Thing t(R"(return function(d)
+  d:set("seen", string.format("%s,%s", tostring(d:has_changes("name", "size")),
+                              tostring(d:has_changes("size", "on"))))
+end)");
+  Value prior = t.instance->object({{"id", Value::string("1")}, {"name", Value::string("a")}});
+  Value planned = t.instance->object({{"id", Value::string("1")}, {"name", Value::string("b")}});
+  engine::ResourceData d(t.instance->schema, prior, planned, planned);
+  REQUIRE_FALSE(t.run(Operation::Update, d).has_errors());
+  CHECK(seen(d) == "true,false");
+}

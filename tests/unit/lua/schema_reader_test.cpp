@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include "provider_dir.h"
 
 using namespace luaform;
@@ -202,6 +204,52 @@ TEST_CASE("mistakes in a block's options are load errors at the line of the bloc
     auto logic = dir.load();
     const std::string text = all_text(logic->load_diagnostics());
     CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, text);
+    CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
+  }
+}
+
+TEST_CASE("a default function runs once at load; tf.env makes a required attribute optional") {
+  ::setenv("LUAFORM_TEST_TOKEN_SET", "s3cret", 1);
+  ::unsetenv("LUAFORM_TEST_TOKEN_UNSET");
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.provider {
+  schema = {
+    token = tf.string { required = true, sensitive = true, default = tf.env("LUAFORM_TEST_TOKEN_SET") },
+    other = tf.string { required = true, default = tf.env({ "LUAFORM_TEST_TOKEN_UNSET" }) },
+    region = tf.string { optional = true, default = tf.env("LUAFORM_TEST_TOKEN_UNSET", "eu-1") },
+    retries = tf.number { optional = true, default = function() return "7" end },
+  },
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const engine::Schema& s = logic->schema().provider;
+  CHECK_FALSE(attr(s, "token").required);
+  CHECK(attr(s, "token").optional);
+  CHECK(attr(s, "token").default_value == engine::Value::string("s3cret"));
+  CHECK(attr(s, "other").required);
+  CHECK_FALSE(attr(s, "other").default_value.has_value());
+  CHECK(attr(s, "region").default_value == engine::Value::string("eu-1"));
+  CHECK(attr(s, "retries").default_value == engine::Value::number(7));
+  ::unsetenv("LUAFORM_TEST_TOKEN_SET");
+}
+
+TEST_CASE("a default function that fails or gives the wrong type is a load error") {
+  const char* cases[][2] = {
+      {"tf.number { optional = true, default = function() error('no default today') end }",
+       "no default today"},
+      {"tf.number { optional = true, default = function() return 'many' end }",
+       "expected number, got string \"many\""},
+  };
+  for (const auto& [spec, expected] : cases) {
+    ProviderDir dir;
+    dir.write(
+        "resource_x.lua",
+        std::string("local tf = require(\"luaform\")\nreturn tf.resource { schema = { a = ") +
+            spec +
+            " }, create = function() end, read = function() end, delete = function() end }\n");
+    const std::string text = all_text(dir.load()->load_diagnostics());
     CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
   }
 }

@@ -273,6 +273,8 @@ TEST_CASE("upgrade options that cannot work are load errors") {
       {"schema_version = 1, upgrade = { [1] = function() end },", "is not a version below"},
       {"schema_version = 1, upgrade = { [0] = 3 },", "upgrade[0] must be a function"},
       {"upgrade = 5,", "upgrade must be a table"},
+      {"schema_version = 3, upgrade = { [0] = function() end, [2] = function() end },",
+       "upgrade[1] is missing"},
   };
   for (const auto& [fields, expected] : cases) {
     ProviderDir dir;

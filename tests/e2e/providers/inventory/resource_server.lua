@@ -38,6 +38,7 @@ return tf.resource {
       description = "Firewall rules, in no order",
       schema = {
         port = tf.number { required = true },
+        protocol = tf.string { optional = true, default = "tcp" },
         note = tf.string { optional = true },
         uid = tf.string { computed = true },
       },
