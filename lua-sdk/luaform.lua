@@ -41,6 +41,18 @@ local function unknown_key(what, t, allowed)
   return nil
 end
 
+-- A copy of a checked options table with its `kind` (and any other fixed fields) set.
+local function spec_of(fixed, options)
+  local spec = {}
+  for k, v in pairs(options) do
+    spec[k] = v
+  end
+  for k, v in pairs(fixed) do
+    spec[k] = v
+  end
+  return spec
+end
+
 local function is_type(v)
   return type(v) == "table" and v.kind == "type"
 end
@@ -205,11 +217,7 @@ function type_metatable.__call(t, options)
   if problem then
     error(problem, CALLER)
   end
-  local spec = { kind = "attribute", type = t }
-  for k, v in pairs(options) do
-    spec[k] = v
-  end
-  return spec
+  return spec_of({ kind = "attribute", type = t }, options)
 end
 
 local function new_type(name, element)
@@ -366,11 +374,7 @@ local function block(nesting)
     if problem then
       error(problem, CALLER)
     end
-    local spec = { kind = "block", nesting = nesting }
-    for k, v in pairs(options) do
-      spec[k] = v
-    end
-    return spec
+    return spec_of({ kind = "block", nesting = nesting }, options)
   end
 end
 

@@ -38,41 +38,34 @@ local function quoted(value)
   return tostring(value)
 end
 
+-- A validator for numbers that `within(value)` accepts; `bounds` says which in messages.
+local function number_range(within, bounds)
+  return function(value, path)
+    if type(value) ~= "number" or not within(value) then
+      return string.format("expected %s to be %s, got %s", path, bounds, quoted(value))
+    end
+    return nil
+  end
+end
+
 --- Numbers from `min` to `max`, both included.
 function M.between(min, max)
   check_number("between", min)
   check_number("between", max)
-  return function(value, path)
-    if type(value) ~= "number" or value < min or value > max then
-      return string.format("expected %s to be between %s and %s, got %s", path, quoted(min),
-        quoted(max), quoted(value))
-    end
-    return nil
-  end
+  return number_range(function(v) return v >= min and v <= max end,
+    string.format("between %s and %s", quoted(min), quoted(max)))
 end
 
 --- Numbers of at least `min`.
 function M.at_least(min)
   check_number("at_least", min)
-  return function(value, path)
-    if type(value) ~= "number" or value < min then
-      return string.format("expected %s to be at least %s, got %s", path, quoted(min),
-        quoted(value))
-    end
-    return nil
-  end
+  return number_range(function(v) return v >= min end, "at least " .. quoted(min))
 end
 
 --- Numbers of at most `max`.
 function M.at_most(max)
   check_number("at_most", max)
-  return function(value, path)
-    if type(value) ~= "number" or value > max then
-      return string.format("expected %s to be at most %s, got %s", path, quoted(max),
-        quoted(value))
-    end
-    return nil
-  end
+  return number_range(function(v) return v <= max end, "at most " .. quoted(max))
 end
 
 --- Whole numbers only.
