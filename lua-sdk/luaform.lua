@@ -429,6 +429,30 @@ function M.provider(definition)
   return tagged
 end
 
+local OPERATIONS = { create = true, read = true, update = true, delete = true, default = true }
+
+-- `timeouts = { create = "10m", default = "20m" }`: how long each operation may take unless the
+-- user's `timeouts` block says otherwise.
+local function timeouts_problem(what, timeouts)
+  if timeouts == nil then
+    return nil
+  end
+  if type(timeouts) ~= "table" then
+    return what .. ': timeouts must be a table such as { create = "10m" }'
+  end
+  local problem = unknown_key(what .. " timeouts", timeouts, OPERATIONS)
+  if problem then
+    return problem
+  end
+  for _, op in ipairs(sorted_keys(timeouts)) do
+    if type(timeouts[op]) ~= "string" then
+      return string.format('%s: timeouts.%s must be a duration such as "10m", got %s', what, op,
+        type(timeouts[op]))
+    end
+  end
+  return nil
+end
+
 -- `schema_version = N` with `upgrade = { [0] = fn, ..., [N-1] = fn }`: upgrade[v] takes a
 -- stored state of version v as a plain table and returns it as version v + 1.
 local function versioning_problem(definition)
@@ -470,18 +494,24 @@ function M.resource(definition)
       and definition.import ~= M.import_by_id then
     error("tf.resource: import must be tf.import_by_id", CALLER)
   end
-  local problem = type(definition) == "table" and versioning_problem(definition)
+  local problem = type(definition) == "table"
+    and (versioning_problem(definition) or timeouts_problem("tf.resource", definition.timeouts))
   if problem then
     error(problem, CALLER)
   end
   local tagged = define("resource", definition,
-    { create = true, read = true, update = false, delete = true },
-    { import = true, schema_version = true, upgrade = true })
+    { create = true, read = true, update = false, delete = true, exists = false },
+    { import = true, schema_version = true, upgrade = true, timeouts = true })
   return tagged
 end
 
 function M.data_source(definition)
-  local tagged = define("data_source", definition, { read = true }, {})
+  local problem = type(definition) == "table"
+    and timeouts_problem("tf.data_source", definition.timeouts)
+  if problem then
+    error(problem, CALLER)
+  end
+  local tagged = define("data_source", definition, { read = true }, { timeouts = true })
   return tagged
 end
 

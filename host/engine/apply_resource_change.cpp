@@ -6,6 +6,7 @@
 // - delete that succeeds removes the state; delete that fails keeps the prior state.
 #include "host/engine/provider_service.h"
 #include "host/engine/service_support.h"
+#include "host/engine/value_walk.h"
 
 namespace luaform::engine {
 namespace {
@@ -75,6 +76,17 @@ void check_against_plan(const Block& block, const Value& planned, const Value& r
   }
 }
 
+// The object without its operational blocks (timeouts), to tell whether anything else changed.
+Value without_operational(const Block& block, Value object) {
+  if (!object.is_known() || object.is_null()) return object;
+  for (const auto& nested : block.blocks) {
+    if (nested.operational) {
+      object = object.with_attribute(nested.type_name, Value::null(nested.implied_type()));
+    }
+  }
+  return object;
+}
+
 }  // namespace
 
 ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) const {
@@ -101,6 +113,12 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
 
   const bool create = prior.is_null();
   const Operation op = create ? Operation::Create : Operation::Update;
+  if (!create && !logic_->has_update(req.type_name) &&
+      without_operational(schema->block, prior) == without_operational(schema->block, planned)) {
+    // Only the timeouts changed: nothing to do but remember them.
+    resp.new_state = detail::encode_dynamic(unknowns_to_null(planned), type);
+    return resp;
+  }
   if (!create && !logic_->has_update(req.type_name)) {
     diags.error(req.type_name + ": no update function",
                 "The plan asked for an in-place update, but the resource has no update "

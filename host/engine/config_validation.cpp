@@ -5,6 +5,8 @@
 #include <set>
 #include <variant>
 
+#include "host/engine/duration.h"
+
 namespace luaform::engine {
 namespace {
 
@@ -92,6 +94,11 @@ class Validator {
     }
     one_of_group(with_self(attr.exactly_one_of, path), true, path);
     one_of_group(with_self(attr.at_least_one_of, path), false, path);
+    if (attr.duration && v.is_known() && !v.is_null() && !parse_duration(v.as_string())) {
+      diags_.error("Invalid duration \"" + v.as_string() + "\"",
+                   "\"" + name + "\" takes a duration such as \"30s\", \"10m\" or \"1h30m\".",
+                   path);
+    }
     if (attr.has_validate && v.is_wholly_known() && !v.is_null()) {
       // A validator's message is about this attribute unless it names a path of its own.
       const Diagnostics found = validate_value_(path, v);

@@ -74,6 +74,7 @@ void find_nested_replacements(const NestedBlock& nested, const Value& before, co
                               bool has_update, const AttributePath& path,
                               std::vector<AttributePath>& out) {
   if (before == after || (empty_or_null(before) && empty_or_null(after))) return;
+  if (nested.operational) return;
   if (nested.force_new || !has_update) {
     out.push_back(path);
     return;

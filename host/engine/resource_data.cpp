@@ -1,6 +1,7 @@
 #include "host/engine/resource_data.h"
 
 #include <charconv>
+#include <chrono>
 #include <vector>
 
 #include "host/engine/schema_rules.h"
@@ -162,6 +163,26 @@ std::pair<Value, Value> ResourceData::get_change(const std::string& address) con
   auto parts = split_address(address);
   Value old_top = state_.is_known() ? state_.get_attribute(parts[0]) : Value::null(*leaf);
   return {descend_value(old_top, *leaf, parts), get(address)};
+}
+
+Duration ResourceData::timeout(const std::string& operation) const {
+  // Delete has no configuration: the timeouts the object was created with still apply.
+  const Value& source = config_.is_known() && !config_.is_null() ? config_ : state_;
+  const Value block =
+      source.is_known() && !source.is_null() && source.type().attributes().count("timeouts")
+          ? source.get_attribute("timeouts")
+          : Value();
+  if (block.is_known() && !block.is_null() && block.type().attributes().count(operation)) {
+    const Value configured = block.get_attribute(operation);
+    if (configured.is_known() && !configured.is_null()) {
+      if (auto d = parse_duration(configured.as_string())) return *d;
+    }
+  }
+  for (const char* key : {operation.c_str(), "default"}) {
+    auto it = schema_->timeouts.find(key);
+    if (it != schema_->timeouts.end()) return it->second;
+  }
+  return std::chrono::minutes(20);
 }
 
 bool ResourceData::has_change(const std::string& address) const {

@@ -31,6 +31,9 @@ class ResourceData {
   // Sets a top-level attribute or block. Diagnostics name the attribute on a type mismatch.
   Diagnostics set(const std::string& key, Value v);
   bool has_change(const std::string& address) const;
+  // How long `operation` may take: the configuration's `timeouts` block, else the schema's
+  // timeout for it, else its "default", else 20 minutes (helper/schema's default).
+  Duration timeout(const std::string& operation) const;
   // Old value (prior state) and new value (plan, or what the function set).
   std::pair<Value, Value> get_change(const std::string& address) const;
 

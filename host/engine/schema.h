@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "host/engine/duration.h"
 #include "host/engine/type.h"
 #include "host/engine/value.h"
 
@@ -27,6 +28,7 @@ struct Attribute {
   std::string removed;                 // non-empty: setting it is an error with this message
   std::optional<Value> default_value;  // applied at plan time when config is null
   bool has_validate = false;           // the logic checks values (ProviderLogic::validate_value)
+  bool duration = false;               // a string that must read as a duration ("10m")
   // Dotted addresses from the top of the configuration ("name", "disk.0.size"): attributes that
   // must not be set with this one, must be set with it, or of which exactly one / at least one
   // must be set (the group usually names this attribute too).
@@ -60,6 +62,9 @@ struct NestedBlock {
   int64_t min_items = 0;
   int64_t max_items = 0;  // 0: unlimited
   bool force_new = false;
+  // Settings of the operations rather than of the object (the `timeouts` block): a change to
+  // them never replaces the resource and needs no update function.
+  bool operational = false;
 
   Type implied_type() const;
 };
@@ -67,6 +72,10 @@ struct NestedBlock {
 struct Schema {
   int64_t version = 0;
   Block block;
+  // How long each operation ("create", "read", "update", "delete", or "default" for the
+  // others) may take unless the configuration's `timeouts` block says otherwise. Non-empty:
+  // the schema is served with that block.
+  std::map<std::string, Duration> timeouts;
 };
 
 // Everything a provider declares, as GetProviderSchema reports it.

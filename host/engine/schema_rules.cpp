@@ -25,6 +25,26 @@ void ensure_id(Block& block) {
   block.attributes.insert(block.attributes.begin(), std::move(id));
 }
 
+// The `timeouts` block a user writes to change how long operations may take, with one
+// optional duration per operation the script declares a timeout for.
+void add_timeouts_block(Schema& schema) {
+  if (schema.timeouts.empty() || schema.block.find_block("timeouts")) return;
+  NestedBlock timeouts;
+  timeouts.type_name = "timeouts";
+  timeouts.nesting = NestingMode::Single;
+  timeouts.operational = true;
+  for (const auto& [operation, _] : schema.timeouts) {
+    Attribute a;
+    a.name = operation;
+    a.type = Type::string();
+    a.optional = true;
+    a.duration = true;
+    a.description = "How long " + operation + " may take, such as \"10m\" or \"1h\".";
+    timeouts.block.attributes.push_back(std::move(a));
+  }
+  schema.block.blocks.push_back(std::move(timeouts));
+}
+
 }  // namespace
 
 ProviderSchema schema_as_served(const ProviderSchema& declared) {
@@ -34,10 +54,12 @@ ProviderSchema schema_as_served(const ProviderSchema& declared) {
   for (auto& [name, schema] : served.resources) {
     serve_block(schema.block);
     ensure_id(schema.block);
+    add_timeouts_block(schema);
   }
   for (auto& [name, schema] : served.data_sources) {
     serve_block(schema.block);
     ensure_id(schema.block);
+    add_timeouts_block(schema);
   }
   return served;
 }

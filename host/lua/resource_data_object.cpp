@@ -1,5 +1,6 @@
 #include "host/lua/resource_data_object.h"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -116,6 +117,22 @@ int has_changes(lua_State* L) {
   return 1;
 }
 
+// d:timeout("create"): seconds the operation may take, for wait loops and retries.
+int timeout(lua_State* L) {
+  ResourceData& d = self(L);
+  const std::string operation = luaL_checkstring(L, 2);
+  if (operation != "create" && operation != "read" && operation != "update" &&
+      operation != "delete") {
+    throw std::runtime_error(
+        "d:timeout: the operation is one of \"create\", \"read\", "
+        "\"update\" or \"delete\", not \"" +
+        operation + "\"");
+  }
+  const auto duration = d.timeout(operation);
+  lua_pushnumber(L, std::chrono::duration<double>(duration).count());
+  return 1;
+}
+
 int get_change(lua_State* L) {
   ResourceData& d = self(L);
   const Type type = attribute_type(L, d, "get_change");
@@ -147,6 +164,7 @@ void register_resource_data_type(lua_State* L) {
       {"set_id", guarded<set_id>},
       {"has_change", guarded<has_change>},
       {"has_changes", guarded<has_changes>},
+      {"timeout", guarded<timeout>},
       {"get_change", guarded<get_change>},
       {"is_new_resource", guarded<is_new_resource>},
       {nullptr, nullptr},

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host/engine/duration.h"
 #include "host/lua/value_conversion.h"
 
 namespace luaform::lua {
@@ -249,6 +250,27 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
     schema.version = lua_tointeger(L, -1);
   } else if (!lua_isnil(L, -1)) {
     throw std::runtime_error("schema_version must be a whole number of at least 0");
+  }
+  lua_pop(L, 1);
+
+  lua_getfield(L, index, "timeouts");
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+      const std::string operation = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+      const std::string text = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      auto duration = engine::parse_duration(text);
+      if (!duration) {
+        std::string problem = "timeouts.";
+        problem += operation;
+        problem += " = \"";
+        problem += text;
+        problem += "\" is not a duration such as \"30s\", \"10m\" or \"1h\"";
+        throw std::runtime_error(problem);
+      }
+      schema.timeouts[operation] = *duration;
+      lua_pop(L, 1);
+    }
   }
   lua_pop(L, 1);
 

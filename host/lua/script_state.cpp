@@ -150,6 +150,24 @@ std::optional<std::string> ScriptState::call(engine::Operation op, const std::st
       throw std::runtime_error(definition.display + " declares no " + function + " function");
     }
     ResourceDataLease lease(S, d);
+    const int lease_index = lua_gettop(S);
+    // exists(d, client) == false before a refresh means the object is gone: helper/schema's
+    // Exists, mapped onto the read rule that an empty id removes the object from state.
+    if (op == engine::Operation::Read) {
+      if (lua_getfield(S, lease_index - 2, "exists") == LUA_TFUNCTION) {
+        lua_pushvalue(S, lease_index);
+        lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+        lua_call(S, 2, 1);
+        const bool exists = lua_toboolean(S, -1) != 0;
+        lua_pop(S, 1);
+        if (!exists) {
+          d.set_id("");
+          return;
+        }
+      } else {
+        lua_pop(S, 1);
+      }
+    }
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil for LUA_NOREF
     lua_call(S, 2, 0);
   });

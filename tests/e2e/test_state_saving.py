@@ -83,7 +83,7 @@ def test_a_delete_that_fails_keeps_the_object_in_state(faults):
     assert not (faults.workdir / "item-one.txt").exists()
 
 
-def test_an_object_removed_outside_is_dropped_by_refresh_and_created_again(faults):
+def test_an_object_exists_reports_gone_is_dropped_by_refresh_and_created_again(faults):
     faults.write(item("a"))
     faults.apply()
     (faults.workdir / "item-one.txt").unlink()

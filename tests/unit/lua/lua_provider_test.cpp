@@ -313,3 +313,27 @@ TEST_CASE("a new configuration reaches every state before its next call") {
   REQUIRE_FALSE(s.logic->call(Operation::Create, "test_item", d).has_errors());
   CHECK(d.id() == "q-a");
 }
+
+TEST_CASE("exists returning false before a read removes the object without calling read") {
+  ProviderDir dir;
+  dir.write("resource_gone.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { name = tf.string { optional = true } },
+  exists = function(d, client) return d:id() ~= "missing" end,
+  create = function() end,
+  read = function(d) d:set("name", "read ran") end,
+  delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance gone(*logic, "test_gone");
+  engine::ResourceData missing(gone.schema, gone.object({{"id", engine::Value::string("missing")}}),
+                               gone.null(), gone.null());
+  REQUIRE_FALSE(logic->call(engine::Operation::Read, "test_gone", missing).has_errors());
+  CHECK(missing.result().is_null());
+  engine::ResourceData present(gone.schema, gone.object({{"id", engine::Value::string("here")}}),
+                               gone.null(), gone.null());
+  REQUIRE_FALSE(logic->call(engine::Operation::Read, "test_gone", present).has_errors());
+  CHECK(present.get("name") == engine::Value::string("read ran"));
+}

@@ -337,3 +337,33 @@ end)");
   REQUIRE_FALSE(t.run(Operation::Update, d).has_errors());
   CHECK(seen(d) == "true,false");
 }
+
+TEST_CASE("d:timeout gives the operation's timeout in seconds; timeouts are read at load") {
+  ProviderDir dir;
+  dir.write("resource_job.lua", R"(local tf = require("luaform")
+return tf.resource {
+  timeouts = { create = "1m30s", default = "5m" },
+  schema = { seen = tf.string { computed = true } },
+  create = function(d)
+    d:set("seen", string.format("%g,%g", d:timeout("create"), d:timeout("delete")))
+    d:set_id("job")
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  dir.write("resource_bad.lua", R"(local tf = require("luaform")
+return tf.resource {
+  timeouts = { create = "soon" },
+  schema = {}, create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  CHECK(all_text(logic->load_diagnostics()).find("timeouts.create = \"soon\" is not a duration") !=
+        std::string::npos);
+  Instance job(*logic, "test_job");
+  REQUIRE(job.schema.block.find_block("timeouts") != nullptr);
+  engine::ResourceData d(job.schema, job.null(), job.object({}), job.object({}));
+  engine::Diagnostics diags = logic->call(Operation::Create, "test_job", d);
+  REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+  CHECK(d.get("seen") == Value::string("90,300"));
+}

@@ -26,25 +26,32 @@ end
 
 return tf.resource {
   description = "A file that fails on demand",
+  timeouts = { create = "1m", default = "5m" },
   schema = {
     name = tf.string { required = true, force_new = true },
     value = tf.string { required = true },
     revision = tf.number { computed = true },
+    create_timeout = tf.number { computed = true, description = "d:timeout(\"create\") seen" },
   },
   create = function(d)
     write(d:get("name"), d:get("value"))
     d:set_id(d:get("name"))
     d:set("revision", 1)
+    d:set("create_timeout", d:timeout("create"))
     if armed("fail-create") then
       error("the service failed after creating " .. d:id())
     end
   end,
-  read = function(d)
+  -- Asked before every refresh; false drops the object from state (read is not called).
+  exists = function(d)
     local file = io.open(path(d:id()))
-    if not file then
-      d:set_id("")
-      return
+    if file then
+      file:close()
     end
+    return file ~= nil
+  end,
+  read = function(d)
+    local file = assert(io.open(path(d:id())))
     d:set("value", file:read("a"))
     file:close()
   end,
