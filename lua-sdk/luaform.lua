@@ -500,7 +500,8 @@ function M.resource(definition)
     error(problem, CALLER)
   end
   local tagged = define("resource", definition,
-    { create = true, read = true, update = false, delete = true, exists = false },
+    { create = true, read = true, update = false, delete = true, exists = false,
+      customize_diff = false },
     { import = true, schema_version = true, upgrade = true, timeouts = true })
   return tagged
 end

@@ -1,6 +1,7 @@
 // PlanResourceChange: the diff rules. The CLI proposes "config, plus prior values for
 // computed attributes the config leaves null"; the plan fills in defaults, marks values the
 // provider will compute as unknown, and says which changes force a replacement.
+#include "host/engine/customize_diff.h"
 #include "host/engine/plan_rules.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/schema_rules.h"
@@ -32,6 +33,10 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
                       resp.requires_replace);
   }
   planned = mark_computed_unknown(schema->block, planned, prior, config, true);
+  if (logic_->customizes_diff(req.type_name)) {
+    planned = customize_diff(*logic_, req.type_name, *schema, prior, config, planned,
+                             resp.requires_replace, diags);
+  }
   resp.planned_state = detail::encode_dynamic(planned, type);
   return resp;
 }

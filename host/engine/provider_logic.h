@@ -13,7 +13,7 @@
 
 namespace luaform::engine {
 
-enum class Operation { Create, Read, Update, Delete, ReadData };
+enum class Operation { Create, Read, Update, Delete, ReadData, CustomizeDiff };
 
 // Whose schema an attribute belongs to.
 enum class SchemaOwner { Provider, Resource, DataSource };
@@ -30,6 +30,8 @@ class ProviderLogic {
   virtual const ProviderSchema& schema() const = 0;
   // False when the resource type declares no update function: every argument forces new.
   virtual bool has_update(const std::string& resource_type) const = 0;
+  // True when the resource type has its own say in plans (customize_diff).
+  virtual bool customizes_diff(const std::string& resource_type) const = 0;
   // True when `terraform import` by id is supported for the type.
   virtual bool importable(const std::string& resource_type) const = 0;
 

@@ -21,6 +21,8 @@ const char* operation_name(Operation op) {
       return "delete";
     case Operation::ReadData:
       return "read";
+    case Operation::CustomizeDiff:
+      return "customize_diff";
   }
   return "call";
 }

@@ -117,6 +117,36 @@ std::optional<Type> ResourceData::type_of(const std::string& address) const {
   return descend_type(it->second, parts);
 }
 
+bool ResourceData::is_unknown(const std::string& address) const {
+  auto parts = split_address(address);
+  if (!type_of(address)) return false;
+  Value v;
+  if (auto it = set_.find(parts[0]); it != set_.end()) {
+    v = it->second;
+  } else {
+    Value b = base();
+    if (b.is_unknown()) return true;
+    if (!b.is_known()) return false;
+    v = b.get_attribute(parts[0]);
+  }
+  for (size_t i = 1; i < parts.size() && v.is_known() && !v.is_null(); ++i) {
+    const TypeKind kind = v.type().kind();
+    if (kind == TypeKind::List || kind == TypeKind::Set || kind == TypeKind::Tuple) {
+      size_t index = 0;
+      auto [p, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), index);
+      if (ec != std::errc() || index >= v.elements().size()) return false;
+      v = v.elements()[index];
+    } else if (kind == TypeKind::Map || kind == TypeKind::Object) {
+      auto it = v.attributes().find(parts[i]);
+      if (it == v.attributes().end()) return false;
+      v = it->second;
+    } else {
+      return false;
+    }
+  }
+  return v.is_unknown();
+}
+
 Value ResourceData::get(const std::string& address) const {
   auto parts = split_address(address);
   auto leaf = type_of(address);

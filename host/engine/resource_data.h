@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -37,6 +38,20 @@ class ResourceData {
   // Old value (prior state) and new value (plan, or what the function set).
   std::pair<Value, Value> get_change(const std::string& address) const;
 
+  // For customize_diff only (allow_plan_changes): make a computed attribute unknown in the
+  // plan, or replace the resource when `key` changes. What `set` recorded is read back with
+  // set_values().
+  void allow_plan_changes() { plan_changes_allowed_ = true; }
+  bool plan_changes_allowed() const { return plan_changes_allowed_; }
+  void set_new_computed(const std::string& key) { new_computed_.insert(key); }
+  void force_new(const std::string& key) { forced_new_.insert(key); }
+  const std::map<std::string, Value>& set_values() const { return set_; }
+  const std::set<std::string>& new_computed() const { return new_computed_; }
+  const std::set<std::string>& forced_new() const { return forced_new_; }
+  // True when the value at `address` is not known yet (during a plan: it depends on something
+  // that is not created yet).
+  bool is_unknown(const std::string& address) const;
+
   // The object to save: planned/state values overlaid with what was set, remaining
   // unknowns made null. A null object when the id is empty (the resource is gone).
   Value result() const;
@@ -53,6 +68,9 @@ class ResourceData {
   std::map<std::string, Value> set_;
   std::optional<std::string> id_;
   bool cleared_ = false;
+  bool plan_changes_allowed_ = false;
+  std::set<std::string> new_computed_;
+  std::set<std::string> forced_new_;
 };
 
 }  // namespace luaform::engine

@@ -36,6 +36,9 @@ class LuaProvider : public engine::ProviderLogic {
   bool has_update(const std::string& type) const override {
     return report_.with_update.count(type) > 0;
   }
+  bool customizes_diff(const std::string& type) const override {
+    return report_.customizing.count(type) > 0;
+  }
   bool importable(const std::string& type) const override {
     return report_.importable.count(type) > 0;
   }

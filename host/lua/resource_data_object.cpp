@@ -133,6 +133,43 @@ int timeout(lua_State* L) {
   return 1;
 }
 
+// The plan-time methods exist only while customize_diff runs.
+ResourceData& planning(lua_State* L, const char* method) {
+  ResourceData& d = self(L);
+  if (!d.plan_changes_allowed()) {
+    throw std::runtime_error(std::string("d:") + method +
+                             " is for customize_diff only; create and update set values with "
+                             "d:set");
+  }
+  return d;
+}
+
+int set_new(lua_State* L) {
+  planning(L, "set_new");
+  return set(L);
+}
+
+int set_new_computed(lua_State* L) {
+  ResourceData& d = planning(L, "set_new_computed");
+  attribute_type(L, d, "set_new_computed");
+  d.set_new_computed(lua_tostring(L, 2));
+  return 0;
+}
+
+int force_new(lua_State* L) {
+  ResourceData& d = planning(L, "force_new");
+  attribute_type(L, d, "force_new");
+  d.force_new(lua_tostring(L, 2));
+  return 0;
+}
+
+int is_unknown(lua_State* L) {
+  ResourceData& d = self(L);
+  attribute_type(L, d, "is_unknown");
+  lua_pushboolean(L, d.is_unknown(lua_tostring(L, 2)) ? 1 : 0);
+  return 1;
+}
+
 int get_change(lua_State* L) {
   ResourceData& d = self(L);
   const Type type = attribute_type(L, d, "get_change");
@@ -165,6 +202,10 @@ void register_resource_data_type(lua_State* L) {
       {"has_change", guarded<has_change>},
       {"has_changes", guarded<has_changes>},
       {"timeout", guarded<timeout>},
+      {"set_new", guarded<set_new>},
+      {"set_new_computed", guarded<set_new_computed>},
+      {"force_new", guarded<force_new>},
+      {"is_unknown", guarded<is_unknown>},
       {"get_change", guarded<get_change>},
       {"is_new_resource", guarded<is_new_resource>},
       {nullptr, nullptr},

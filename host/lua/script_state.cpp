@@ -63,6 +63,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   engine::Schema schema;
   bool has_update = false;
   bool has_import = false;
+  bool has_customize_diff = false;
 
   auto failure = protected_run(L, [&](lua_State* S) {
     std::string error;
@@ -84,7 +85,8 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     }
     has_update = lua_getfield(S, -1, "update") == LUA_TFUNCTION;
     has_import = lua_getfield(S, -2, "import") != LUA_TNIL;
-    lua_pop(S, 2);
+    has_customize_diff = lua_getfield(S, -3, "customize_diff") == LUA_TFUNCTION;
+    lua_pop(S, 3);
     loaded = Definition{luaL_ref(S, LUA_REGISTRYINDEX), display};
   });
 
@@ -106,6 +108,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
       report->schema.resources[type_name] = std::move(schema);
       if (has_update) report->with_update.insert(type_name);
       if (has_import) report->importable.insert(type_name);
+      if (has_customize_diff) report->customizing.insert(type_name);
     }
   } else {
     data_sources_.emplace(type_name, *loaded);

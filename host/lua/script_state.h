@@ -24,6 +24,7 @@ struct LoadReport {
   engine::ProviderSchema schema;
   std::set<std::string> with_update;  // resource types declaring update
   std::set<std::string> importable;   // resource types declaring import
+  std::set<std::string> customizing;  // resource types declaring customize_diff
 };
 
 class ScriptState {

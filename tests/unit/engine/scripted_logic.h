@@ -26,6 +26,9 @@ struct ScriptedLogic : ProviderLogic {
   const ProviderSchema& schema() const override { return declared; }
   bool has_update(const std::string&) const override { return update_supported; }
   bool importable(const std::string&) const override { return import_supported; }
+  bool customizes_diff(const std::string&) const override {
+    return callbacks.count(Operation::CustomizeDiff) > 0;
+  }
   // Validation callbacks by attribute path ("disk[0].size"); values seen are recorded.
   std::map<std::string, std::function<Diagnostics(const Value&)>> validators;
   std::vector<std::string> validated;

@@ -367,3 +367,11 @@ return tf.resource {
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   CHECK(d.get("seen") == Value::string("90,300"));
 }
+
+TEST_CASE("the plan-time methods of d are refused outside customize_diff") {
+  Thing t(R"(return function(d) d:force_new("name") end)");
+  engine::ResourceData d(t.instance->schema, t.instance->null(), t.instance->null(),
+                         t.instance->null());
+  const std::string text = all_text(t.run(Operation::Create, d));
+  CHECK_MESSAGE(text.find("d:force_new is for customize_diff only") != std::string::npos, text);
+}

@@ -42,6 +42,16 @@ return tf.resource {
       error("the service failed after creating " .. d:id())
     end
   end,
+  -- The plan shows the next revision as a known number rather than "known after apply", and a
+  -- value starting with "!" can only be written by a new item.
+  customize_diff = function(d)
+    if not d:is_new_resource() and d:has_change("value") then
+      d:set_new("revision", d:get_change("revision") + 1)
+    end
+    if not d:is_unknown("value") and d:get("value"):sub(1, 1) == "!" then
+      d:force_new("value")
+    end
+  end,
   -- Asked before every refresh; false drops the object from state (read is not called).
   exists = function(d)
     local file = io.open(path(d:id()))
