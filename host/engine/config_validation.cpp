@@ -1,11 +1,11 @@
 #include "host/engine/config_validation.h"
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 #include <variant>
 
 #include "host/engine/duration.h"
+#include "host/engine/value_walk.h"
 
 namespace luaform::engine {
 namespace {
@@ -214,40 +214,7 @@ class Validator {
 }  // namespace
 
 Value value_at_address(const Value& root, const std::string& address) {
-  Value v = root;
-  size_t start = 0;
-  while (start <= address.size()) {
-    const size_t dot = address.find('.', start);
-    const std::string part =
-        address.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (v.is_unknown()) return Value::unknown(Type::dynamic());
-    if (v.is_null()) return Value();
-    switch (v.type().kind()) {
-      case TypeKind::Object:
-      case TypeKind::Map:
-        if (v.type().kind() == TypeKind::Object && !v.type().attributes().count(part)) {
-          return Value();
-        }
-        v = v.get_attribute(part);
-        break;
-      case TypeKind::List:
-      case TypeKind::Tuple:
-      case TypeKind::Set: {
-        size_t index = 0;
-        auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), index);
-        if (ec != std::errc() || p != part.data() + part.size() || index >= v.elements().size()) {
-          return Value();
-        }
-        v = v.elements()[index];
-        break;
-      }
-      default:
-        return Value();
-    }
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return v;
+  return value_at_parts(root, split_address(address), 0);
 }
 
 Diagnostics validate_config(const Block& block, const Value& config,

@@ -10,18 +10,6 @@
 namespace luaform::engine {
 namespace {
 
-std::vector<std::string> split_address(const std::string& address) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = address.find('.', start);
-    parts.push_back(address.substr(start, dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
-
 // The type found by following `parts[1..]` below a value of type `t`.
 std::optional<Type> descend_type(Type t, const std::vector<std::string>& parts) {
   for (size_t i = 1; i < parts.size(); ++i) {
@@ -53,32 +41,9 @@ std::optional<Type> descend_type(Type t, const std::vector<std::string>& parts) 
 
 // Follows `parts[1..]` into `v`; a missing element or an unknown value reads as null,
 // the way helper/schema reads a value that is not (yet) set.
-Value descend_value(Value v, const Type& leaf_type, const std::vector<std::string>& parts) {
-  for (size_t i = 1; i < parts.size(); ++i) {
-    if (!v.is_known()) return Value::null(leaf_type);
-    switch (v.type().kind()) {
-      case TypeKind::List:
-      case TypeKind::Set:
-      case TypeKind::Tuple: {
-        size_t index = 0;
-        const std::string& part = parts[i];
-        auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), index);
-        if (ec != std::errc() || index >= v.elements().size()) return Value::null(leaf_type);
-        v = v.elements()[index];
-        break;
-      }
-      case TypeKind::Map:
-      case TypeKind::Object: {
-        auto it = v.attributes().find(parts[i]);
-        if (it == v.attributes().end()) return Value::null(leaf_type);
-        v = it->second;
-        break;
-      }
-      default:
-        return Value::null(leaf_type);
-    }
-  }
-  return v.is_unknown() ? Value::null(leaf_type) : v;
+Value descend_value(const Value& v, const Type& leaf_type, const std::vector<std::string>& parts) {
+  Value found = value_at_parts(v, parts, 1);
+  return found.is_known() && !found.is_null() ? found : Value::null(leaf_type);
 }
 
 }  // namespace
@@ -118,33 +83,14 @@ std::optional<Type> ResourceData::type_of(const std::string& address) const {
 }
 
 bool ResourceData::is_unknown(const std::string& address) const {
-  auto parts = split_address(address);
   if (!type_of(address)) return false;
-  Value v;
+  auto parts = split_address(address);
   if (auto it = set_.find(parts[0]); it != set_.end()) {
-    v = it->second;
-  } else {
-    Value b = base();
-    if (b.is_unknown()) return true;
-    if (!b.is_known()) return false;
-    v = b.get_attribute(parts[0]);
+    return value_at_parts(it->second, parts, 1).is_unknown();
   }
-  for (size_t i = 1; i < parts.size() && v.is_known() && !v.is_null(); ++i) {
-    const TypeKind kind = v.type().kind();
-    if (kind == TypeKind::List || kind == TypeKind::Set || kind == TypeKind::Tuple) {
-      size_t index = 0;
-      auto [p, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), index);
-      if (ec != std::errc() || index >= v.elements().size()) return false;
-      v = v.elements()[index];
-    } else if (kind == TypeKind::Map || kind == TypeKind::Object) {
-      auto it = v.attributes().find(parts[i]);
-      if (it == v.attributes().end()) return false;
-      v = it->second;
-    } else {
-      return false;
-    }
-  }
-  return v.is_unknown();
+  Value b = base();
+  if (b.is_unknown()) return true;
+  return b.is_known() && value_at_parts(b.get_attribute(parts[0]), parts, 1).is_unknown();
 }
 
 Value ResourceData::get(const std::string& address) const {

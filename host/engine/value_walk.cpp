@@ -1,6 +1,43 @@
 #include "host/engine/value_walk.h"
 
+#include <charconv>
+
 namespace luaform::engine {
+
+std::vector<std::string> split_address(const std::string& address) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = address.find('.', start);
+    parts.push_back(address.substr(start, dot == std::string::npos ? dot : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+Value value_at_parts(Value v, const std::vector<std::string>& parts, size_t from) {
+  for (size_t i = from; i < parts.size(); ++i) {
+    if (v.is_unknown()) return Value::unknown(Type::dynamic());
+    if (v.is_null()) return Value();
+    const std::string& part = parts[i];
+    if (const Value::List* elements = list_data(v)) {
+      size_t index = 0;
+      auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), index);
+      if (ec != std::errc() || p != part.data() + part.size() || index >= elements->size()) {
+        return Value();
+      }
+      v = (*elements)[index];
+    } else if (const Value::Object* members = object_data(v)) {
+      auto it = members->find(part);
+      if (it == members->end()) return Value();
+      v = it->second;
+    } else {
+      return Value();
+    }
+  }
+  return v;
+}
 
 Value unknowns_to_null(const Value& v) {
   if (v.is_unknown()) return Value::null(v.type());

@@ -64,7 +64,8 @@ TEST_CASE("an operation's timeout: the config's block, the declared one, default
   ResourceData deleting(*f.served, config, Value::null(f.type), Value::null(f.type));
   CHECK(deleting.timeout("create") == Duration(90s));  // a delete reads them from state
 
-  ResourceData plain(file_schema(), Value::null(f.type), Value(), Value());
+  const Schema without_timeouts = file_schema();  // ResourceData keeps a pointer to it
+  ResourceData plain(without_timeouts, Value::null(f.type), Value(), Value());
   CHECK(plain.timeout("delete") == Duration(20min));
 }
 
