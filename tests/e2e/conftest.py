@@ -111,6 +111,12 @@ def tofu(make_tofu, localfs_dir) -> Tofu:
 
 
 @pytest.fixture
+def faults(make_tofu, test_provider) -> Tofu:
+    """A working directory using tests/e2e/providers/faults (see faults_item in harness)."""
+    return make_tofu({"faults": test_provider("faults")})
+
+
+@pytest.fixture
 def test_provider(tmp_path_factory, host_binary):
     """Assembles one of tests/e2e/providers/NAME as provider NAME."""
     def make(name: str) -> Path:

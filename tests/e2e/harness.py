@@ -93,6 +93,17 @@ def required_providers(*names: str, version: str | None = None) -> str:
     return "terraform {\n  required_providers {\n" + "\n".join(entries) + "\n  }\n}\n"
 
 
+def faults_item(value: str = "a", body: str = "") -> str:
+    """A configuration with one faults_item named "one" (tests/e2e/providers/faults)."""
+    return required_providers("faults") + f"""
+resource "faults_item" "it" {{
+  name  = "one"
+  value = {hcl_string(value)}
+{body}
+}}
+"""
+
+
 def squash(text: str) -> str:
     """Collapses the CLI's line wrapping so phrases can be searched for."""
     return " ".join(text.split())

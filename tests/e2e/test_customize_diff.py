@@ -1,28 +1,12 @@
 """customize_diff with the real CLI: a computed value planned as a known value, and a
 replacement the script asks for."""
-import pytest
-
-from harness import planned_actions, planned_change, required_providers, resources
-
-
-@pytest.fixture
-def faults(make_tofu, test_provider):
-    return make_tofu({"faults": test_provider("faults")})
-
-
-def item(value: str) -> str:
-    return required_providers("faults") + f"""
-resource "faults_item" "it" {{
-  name  = "one"
-  value = "{value}"
-}}
-"""
+from harness import faults_item, planned_actions, planned_change, resources
 
 
 def test_a_computed_value_is_planned_known_and_kept_by_apply(faults):
-    faults.write(item("a"))
+    faults.write(faults_item("a"))
     faults.apply()
-    faults.write(item("b"))
+    faults.write(faults_item("b"))
 
     code, plan = faults.plan()
     assert code == 2
@@ -37,9 +21,9 @@ def test_a_computed_value_is_planned_known_and_kept_by_apply(faults):
 
 
 def test_customize_diff_can_ask_for_a_replacement(faults):
-    faults.write(item("a"))
+    faults.write(faults_item("a"))
     faults.apply()
-    faults.write(item("!b"))
+    faults.write(faults_item("!b"))
 
     code, plan = faults.plan()
     assert code == 2

@@ -1,23 +1,7 @@
 """Terraform's state-saving rules when an operation fails part-way, with the real CLI: what the
 provider confirmed is kept, nothing is lost, and the next apply converges. The faults test
 provider fails an operation when a marker file exists in the working directory."""
-import pytest
-
-from harness import planned_actions, required_providers, resources, squash
-
-
-@pytest.fixture
-def faults(make_tofu, test_provider):
-    return make_tofu({"faults": test_provider("faults")})
-
-
-def item(value: str) -> str:
-    return required_providers("faults") + f"""
-resource "faults_item" "it" {{
-  name  = "one"
-  value = "{value}"
-}}
-"""
+from harness import faults_item, planned_actions, resources, squash
 
 
 def saved(tofu) -> dict:
@@ -33,7 +17,7 @@ def disarm(tofu, operation: str):
 
 
 def test_a_create_that_fails_after_set_id_is_saved_tainted_and_replaced_next_time(faults):
-    faults.write(item("a"))
+    faults.write(faults_item("a"))
     arm(faults, "create")
     result = faults.run("apply", "-auto-approve", "-input=false", ok=(1,))
     assert "the service failed after creating one" in squash(result.stderr)
@@ -50,9 +34,9 @@ def test_a_create_that_fails_after_set_id_is_saved_tainted_and_replaced_next_tim
 
 
 def test_an_update_that_fails_saves_what_it_did(faults):
-    faults.write(item("a"))
+    faults.write(faults_item("a"))
     faults.apply()
-    faults.write(item("b"))
+    faults.write(faults_item("b"))
     arm(faults, "update")
 
     result = faults.run("apply", "-auto-approve", "-input=false", ok=(1,))
@@ -67,7 +51,7 @@ def test_an_update_that_fails_saves_what_it_did(faults):
 
 
 def test_a_delete_that_fails_keeps_the_object_in_state(faults):
-    faults.write(item("a"))
+    faults.write(faults_item("a"))
     faults.apply()
     arm(faults, "delete")
 
@@ -84,7 +68,7 @@ def test_a_delete_that_fails_keeps_the_object_in_state(faults):
 
 
 def test_an_object_exists_reports_gone_is_dropped_by_refresh_and_created_again(faults):
-    faults.write(item("a"))
+    faults.write(faults_item("a"))
     faults.apply()
     (faults.workdir / "item-one.txt").unlink()
 

@@ -1,39 +1,22 @@
 """The timeouts block with the real CLI: a script declares default timeouts, the user overrides
 them in a `timeouts` block, d:timeout() sees the result, and changing them replaces nothing."""
-import pytest
-
-from harness import parse_json, planned_actions, required_providers, resources
-
-
-@pytest.fixture
-def faults(make_tofu, test_provider):
-    return make_tofu({"faults": test_provider("faults")})
-
-
-def item(timeouts: str = "") -> str:
-    return required_providers("faults") + f"""
-resource "faults_item" "it" {{
-  name  = "one"
-  value = "a"
-{timeouts}
-}}
-"""
+from harness import faults_item, parse_json, planned_actions, resources
 
 
 def test_the_declared_timeout_applies_without_a_timeouts_block(faults):
-    faults.write(item())
+    faults.write(faults_item())
     faults.apply()
     assert resources(faults.state())["faults_item.it"]["values"]["create_timeout"] == 60
 
 
 def test_a_timeouts_block_overrides_it_and_changing_it_replaces_nothing(faults):
-    faults.write(item('  timeouts {\n    create = "90s"\n  }'))
+    faults.write(faults_item(body='  timeouts {\n    create = "90s"\n  }'))
     faults.apply()
     values = resources(faults.state())["faults_item.it"]["values"]
     assert values["create_timeout"] == 90
     assert values["timeouts"] == {"create": "90s", "default": None}
 
-    faults.write(item('  timeouts {\n    create = "2m"\n  }'))
+    faults.write(faults_item(body='  timeouts {\n    create = "2m"\n  }'))
     code, plan = faults.plan()
     assert code == 2
     assert planned_actions(plan) == {"faults_item.it": ["update"]}
@@ -42,7 +25,7 @@ def test_a_timeouts_block_overrides_it_and_changing_it_replaces_nothing(faults):
 
 
 def test_a_timeout_that_is_not_a_duration_is_an_error_at_its_line(faults):
-    faults.write(item('  timeouts {\n    create = "soon"\n  }'))
+    faults.write(faults_item(body='  timeouts {\n    create = "soon"\n  }'))
     result = faults.run("validate", "-json", ok=(1,))
     errors = [d for d in parse_json(result.stdout)["diagnostics"] if d["severity"] == "error"]
     assert [e["summary"] for e in errors] == ['Invalid duration "soon"']
