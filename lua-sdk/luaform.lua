@@ -144,7 +144,7 @@ local function attribute_problem(t, options)
   if type(options) ~= "table" then
     return string.format("%s expects an options table, as in %s { optional = true }", what, what)
   end
-  local allowed = { default = true, validate = true }
+  local allowed = { default = true, validate = true, diff_suppress = true, state_func = true }
   for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
     allowed[list] = true
   end
@@ -171,6 +171,12 @@ local function attribute_problem(t, options)
   problem = validate_option_problem(what, options.validate)
   if problem then
     return problem
+  end
+  for _, option in ipairs({ "diff_suppress", "state_func" }) do
+    if options[option] ~= nil and type(options[option]) ~= "function" then
+      return string.format("%s: %s must be a function, got %s", what, option,
+        type(options[option]))
+    end
   end
   for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
     problem = address_list_problem(what, list, options[list])
@@ -240,6 +246,10 @@ end
 
 -- Validators for an attribute's `validate` option: tf.v.between(1, 10), tf.v.one_of { ... }.
 M.v = require("luaform_validators")
+-- Suppressors for an attribute's `diff_suppress` option: tf.suppress.case_insensitive, ...
+M.suppress = require("luaform_suppressors")
+-- JSON: tf.json.decode(text), tf.json.null, tf.json.equivalent(a, b) (native, in the host).
+M.json = require("luaform_json")
 
 M.list = collection("list")
 M.set = collection("set")

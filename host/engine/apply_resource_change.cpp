@@ -143,8 +143,11 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     } else if (!create) {
       result = prior;
     }
-  } else if (!call_diags.has_errors()) {
-    check_against_plan(schema->block, planned, result, what, diags);
+  } else {
+    // A value the script set that the resource counts as the same as the planned one keeps
+    // the planned spelling: the plan's promise holds.
+    result = detail::keep_same_values(*logic_, req.type_name, *schema, planned, result, diags);
+    if (!call_diags.has_errors()) check_against_plan(schema->block, planned, result, what, diags);
   }
   resp.new_state = detail::encode_dynamic(result, type);
   return resp;

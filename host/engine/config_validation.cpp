@@ -42,12 +42,6 @@ std::string quoted_list(const std::vector<std::string>& names) {
   return out;
 }
 
-AttributePath child(const AttributePath& path, PathStep step) {
-  AttributePath out = path;
-  out.push_back(std::move(step));
-  return out;
-}
-
 class Validator {
  public:
   Validator(const Value& root, const ValueValidator& validate_value)
@@ -56,11 +50,11 @@ class Validator {
   void block(const Block& block, const Value& object, const AttributePath& path) {
     if (!object.is_known() || object.is_null()) return;
     for (const auto& attr : block.attributes) {
-      attribute(attr, object.get_attribute(attr.name), child(path, AttributeName{attr.name}));
+      attribute(attr, object.get_attribute(attr.name), child_path(path, AttributeName{attr.name}));
     }
     for (const auto& nested : block.blocks) {
       nested_block(nested, object.get_attribute(nested.type_name),
-                   child(path, AttributeName{nested.type_name}));
+                   child_path(path, AttributeName{nested.type_name}));
     }
   }
 
@@ -193,7 +187,7 @@ class Validator {
     if (v.is_null()) return;
     if (nested.nesting == NestingMode::Map) {
       for (const auto& [key, element] : v.attributes()) {
-        block(nested.block, element, child(path, ElementKey{key}));
+        block(nested.block, element, child_path(path, ElementKey{key}));
       }
       return;
     }
@@ -201,7 +195,7 @@ class Validator {
     // the user which element a message is about.
     int64_t i = 0;
     for (const auto& element : v.elements()) {
-      block(nested.block, element, child(path, ElementIndex{i++}));
+      block(nested.block, element, child_path(path, ElementIndex{i++}));
     }
   }
 

@@ -41,4 +41,10 @@ bool Diagnostics::has_errors() const {
                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+AttributePath child_path(const AttributePath& path, PathStep step) {
+  AttributePath out = path;
+  out.push_back(std::move(step));
+  return out;
+}
+
 }  // namespace luaform::engine

@@ -1,6 +1,7 @@
 // PlanResourceChange: the diff rules. The CLI proposes "config, plus prior values for
-// computed attributes the config leaves null"; the plan fills in defaults, marks values the
-// provider will compute as unknown, and says which changes force a replacement.
+// computed attributes the config leaves null"; the plan fills in defaults, keeps stored values
+// the resource counts as the same as the configured ones, marks values the provider will
+// compute as unknown, and says which changes force a replacement.
 #include "host/engine/customize_diff.h"
 #include "host/engine/plan_rules.h"
 #include "host/engine/provider_service.h"
@@ -29,6 +30,8 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
 
   Value planned = with_defaults(schema->block, proposed, config);
   if (!prior.is_null()) {
+    // A configured value the resource counts as the same as the stored one is no change.
+    planned = detail::keep_same_values(*logic_, req.type_name, *schema, prior, planned, diags);
     find_replacements(schema->block, prior, planned, logic_->has_update(req.type_name), {},
                       resp.requires_replace);
   }

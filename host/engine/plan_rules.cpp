@@ -16,12 +16,6 @@ bool forces_new(const Attribute& attr, bool has_update) {
   return attr.force_new || (!has_update && is_argument(attr));
 }
 
-AttributePath child(const AttributePath& path, PathStep step) {
-  AttributePath out = path;
-  out.push_back(std::move(step));
-  return out;
-}
-
 // True when some attribute at any depth of `block` forces replacement when it changes.
 bool has_force_new(const Block& block) {
   return std::any_of(block.attributes.begin(), block.attributes.end(),
@@ -96,7 +90,7 @@ void find_nested_replacements(const NestedBlock& nested, const Value& before, co
       for (size_t i = 0; i < std::max(before_n, after_n); ++i) {
         find_replacements(nested.block, i < before_n ? before.elements()[i] : none,
                           i < after_n ? after.elements()[i] : none, has_update,
-                          child(path, ElementIndex{static_cast<int64_t>(i)}), out);
+                          child_path(path, ElementIndex{static_cast<int64_t>(i)}), out);
       }
       return;
     }
@@ -111,7 +105,7 @@ void find_nested_replacements(const NestedBlock& nested, const Value& before, co
       for (const auto& key : keys) {
         find_replacements(nested.block, before.is_null() ? none : before.get_attribute(key),
                           after.is_null() ? none : after.get_attribute(key), has_update,
-                          child(path, ElementKey{key}), out);
+                          child_path(path, ElementKey{key}), out);
       }
       return;
     }
@@ -154,14 +148,14 @@ void find_replacements(const Block& block, const Value& prior, const Value& plan
   for (const auto& attr : block.attributes) {
     if (!forces_new(attr, has_update)) continue;
     if (attribute_of(prior, attr.name, attr.type) != attribute_of(planned, attr.name, attr.type)) {
-      replacements.push_back(child(path, AttributeName{attr.name}));
+      replacements.push_back(child_path(path, AttributeName{attr.name}));
     }
   }
   for (const auto& nested : block.blocks) {
     const Type type = nested.implied_type();
     find_nested_replacements(nested, attribute_of(prior, nested.type_name, type),
                              attribute_of(planned, nested.type_name, type), has_update,
-                             child(path, AttributeName{nested.type_name}), replacements);
+                             child_path(path, AttributeName{nested.type_name}), replacements);
   }
 }
 

@@ -39,6 +39,11 @@ class ProviderLogic {
   // a known, non-null value. Called before configure, so it cannot use the client.
   virtual Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
                                      const AttributePath& path, const Value& value) = 0;
+  // True when the resource's diff_suppress / state_func for the attribute at `path` (one with
+  // has_equivalence) counts `earlier` and `later` as the same value. A failing check counts
+  // them as different and explains why in `diags`.
+  virtual bool same_value(const std::string& resource_type, const AttributePath& path,
+                          const Value& earlier, const Value& later, Diagnostics& diags) = 0;
   // Turns a state stored under schema version `from_version` (older than the current one) into
   // a value of the current schema's type `current`. nullopt when the type declares no upgrade
   // functions: the stored state is then read as it is. Problems go to `diags`.

@@ -19,7 +19,15 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
   }
   ResourceData d(*schema, current, Value::null(type), Value::null(type));
   diags.append(detail::guarded_call(*logic_, Operation::Read, req.type_name, d));
-  resp.new_state = detail::encode_dynamic(diags.has_errors() ? current : d.result(), type);
+  if (diags.has_errors()) {
+    resp.new_state = detail::encode_dynamic(current, type);
+    return resp;
+  }
+  // A value read back that the resource counts as the same as the stored one keeps the stored
+  // spelling: no drift to report.
+  const Value read =
+      detail::keep_same_values(*logic_, req.type_name, *schema, current, d.result(), diags);
+  resp.new_state = detail::encode_dynamic(read, type);
   return resp;
 }
 

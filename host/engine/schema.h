@@ -28,7 +28,10 @@ struct Attribute {
   std::string removed;                 // non-empty: setting it is an error with this message
   std::optional<Value> default_value;  // applied at plan time when config is null
   bool has_validate = false;           // the logic checks values (ProviderLogic::validate_value)
-  bool duration = false;               // a string that must read as a duration ("10m")
+  // The logic says when two spellings are the same value (diff_suppress, state_func):
+  // ProviderLogic::same_value, applied by keep_equivalent.
+  bool has_equivalence = false;
+  bool duration = false;  // a string that must read as a duration ("10m")
   // Dotted addresses from the top of the configuration ("name", "disk.0.size"): attributes that
   // must not be set with this one, must be set with it, or of which exactly one / at least one
   // must be set (the group usually names this attribute too).

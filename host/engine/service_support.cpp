@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "host/engine/equivalence.h"
 #include "host/engine/json_codec.h"
 #include "host/engine/msgpack_codec.h"
 
@@ -36,6 +37,20 @@ Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& 
     diags.error(type_name + ": " + operation_name(op) + " failed", e.what());
     return diags;
   }
+}
+
+Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+                       const Value& earlier, const Value& later, Diagnostics& diags) {
+  if (!has_equivalence(schema.block)) return later;
+  return keep_equivalent(schema.block, earlier, later,
+                         [&](const AttributePath& path, const Value& a, const Value& b) {
+                           try {
+                             return logic.same_value(type_name, path, a, b, diags);
+                           } catch (const std::exception& e) {
+                             diags.error(type_name + ": diff_suppress failed", e.what(), path);
+                             return false;
+                           }
+                         });
 }
 
 }  // namespace luaform::engine::detail

@@ -22,4 +22,8 @@ const Schema* find_schema(const std::map<std::string, Schema>& schemas, const st
 Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
                          ResourceData& d);
 
+// keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same.
+Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+                       const Value& earlier, const Value& later, Diagnostics& diags);
+
 }  // namespace luaform::engine::detail

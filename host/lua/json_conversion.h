@@ -1,6 +1,6 @@
-// JSON documents as Lua values: objects become string-keyed tables, arrays become sequences,
-// and JSON null becomes an absent key. Used to hand stored state to a script's upgrade
-// functions as a plain table.
+// JSON documents as Lua values: objects become string-keyed tables, arrays become sequences.
+// Used to hand stored state to a script's upgrade functions as a plain table, and by the
+// `luaform_json` module scripts require.
 #pragma once
 
 #include <lua.hpp>
@@ -11,5 +11,14 @@ namespace luaform::lua {
 // Parses `text` and pushes it. Throws std::runtime_error when the text is not JSON, or when an
 // array holds a null (a Lua sequence cannot hold nil, and dropping it would lose a position).
 void push_json(lua_State* L, const std::string& text);
+
+// The module `require("luaform_json")` returns (also `tf.json`):
+//   decode(text)        the value; JSON null is `null`, so a null member is not an absent one.
+//                       Invalid JSON raises an error saying where.
+//   null                the value standing for JSON null
+//   equivalent(a, b)    true when both texts are JSON documents with the same meaning (key
+//                       order, spacing and number spelling aside); false when either is not JSON
+// Installed in package.preload as a C function, so the sandbox's no-C-loaders rule holds.
+int open_json_module(lua_State* L);
 
 }  // namespace luaform::lua

@@ -51,6 +51,14 @@ class LuaProvider : public engine::ProviderLogic {
     return state->validate(owner, type_name, path, value);
   }
 
+  // diff_suppress and state_func compare values without the client: any state will do.
+  bool same_value(const std::string& type_name, const engine::AttributePath& path,
+                  const engine::Value& earlier, const engine::Value& later,
+                  Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    return state->same_value(type_name, path, earlier, later, diags);
+  }
+
   std::optional<engine::Value> upgrade_state(const std::string& type_name, int64_t from_version,
                                              const std::string& raw_json,
                                              const engine::Type& current,

@@ -8,6 +8,7 @@
 
 #include "host/lua/embedded_sdk.h"
 #include "host/lua/guarded.h"
+#include "host/lua/json_conversion.h"
 
 namespace luaform::lua {
 namespace fs = std::filesystem;
@@ -169,7 +170,12 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
   lua_setfield(L, package, "searchers");
   lua_pop(L, 1);  // the old searchers
 
-  // Without an override directory the embedded SDK is preloaded, so nothing shadows it.
+  // Native modules are always preloaded. Without an override directory the embedded SDK is
+  // preloaded too, so nothing shadows it.
+  lua_getfield(L, package, "preload");
+  lua_pushcfunction(L, open_json_module);
+  lua_setfield(L, -2, "luaform_json");
+  lua_pop(L, 1);
   if (!scripts.sdk_directory) {
     lua_getfield(L, package, "preload");
     for (const auto& module : embedded_sdk_modules()) {

@@ -122,6 +122,9 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   lua_getfield(L, index, "validate");
   a.has_validate = lua_isfunction(L, -1) || (lua_istable(L, -1) && lua_rawlen(L, -1) > 0);
   lua_pop(L, 1);
+  a.has_equivalence = lua_getfield(L, index, "diff_suppress") == LUA_TFUNCTION;
+  a.has_equivalence = lua_getfield(L, index, "state_func") == LUA_TFUNCTION || a.has_equivalence;
+  lua_pop(L, 2);
   a.conflicts_with = addresses(L, index, "conflicts_with", name);
   a.required_with = addresses(L, index, "required_with", name);
   a.exactly_one_of = addresses(L, index, "exactly_one_of", name);

@@ -176,34 +176,64 @@ std::optional<std::string> ScriptState::call(engine::Operation op, const std::st
   });
 }
 
+const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner owner,
+                                                          const std::string& type_name) const {
+  if (owner == engine::SchemaOwner::Provider) return provider_ ? &*provider_ : nullptr;
+  const auto& definitions = owner == engine::SchemaOwner::Resource ? resources_ : data_sources_;
+  auto it = definitions.find(type_name);
+  return it == definitions.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+// Pushes the attribute spec of `definition` (on top of the stack, replaced) at `path`:
+// definition.schema.disk.schema.size for the path disk[0].size.
+void replace_with_attribute_spec(lua_State* S, const engine::AttributePath& path) {
+  for (const auto& step : path) {
+    const auto* name = std::get_if<engine::AttributeName>(&step);
+    if (!name) continue;  // an element of a block: the same schema for every element
+    if (lua_getfield(S, -1, "schema") != LUA_TTABLE ||
+        lua_getfield(S, -1, name->name.c_str()) != LUA_TTABLE) {
+      throw std::runtime_error("the schema has no attribute " + engine::path_to_string(path));
+    }
+    lua_replace(S, -3);
+    lua_pop(S, 1);
+  }
+}
+
+// "disk.0.size": the address form d:get takes, for diff_suppress's first argument.
+std::string dotted_address(const engine::AttributePath& path) {
+  std::string out;
+  for (const auto& step : path) {
+    if (!out.empty()) out += '.';
+    if (const auto* name = std::get_if<engine::AttributeName>(&step)) {
+      out += name->name;
+    } else if (const auto* key = std::get_if<engine::ElementKey>(&step)) {
+      out += key->key;
+    } else {
+      out += std::to_string(std::get<engine::ElementIndex>(step).index);
+    }
+  }
+  return out;
+}
+
+std::string prefixed(const std::string& display, const std::string& message) {
+  return message.starts_with(display + ":") ? message : display + ": " + message;
+}
+
+}  // namespace
+
 engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::string& type_name,
                                           const engine::AttributePath& path,
                                           const engine::Value& value) {
   engine::Diagnostics diags;
-  const Definition* definition = nullptr;
-  if (owner == engine::SchemaOwner::Provider) {
-    if (provider_) definition = &*provider_;
-  } else {
-    const auto& definitions = owner == engine::SchemaOwner::Resource ? resources_ : data_sources_;
-    auto it = definitions.find(type_name);
-    if (it != definitions.end()) definition = &it->second;
-  }
+  const Definition* definition = definition_of(owner, type_name);
   if (!definition) return diags;
   const std::string where = engine::path_to_string(path);
   std::vector<std::string> messages;
   auto failure = protected_run(state_.get(), [&](lua_State* S) {
-    // definition.schema.disk.schema.size.validate for the path disk[0].size
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
-    for (const auto& step : path) {
-      const auto* name = std::get_if<engine::AttributeName>(&step);
-      if (!name) continue;  // an element of a block: the same schema for every element
-      if (lua_getfield(S, -1, "schema") != LUA_TTABLE ||
-          lua_getfield(S, -1, name->name.c_str()) != LUA_TTABLE) {
-        throw std::runtime_error("the schema has no attribute " + where);
-      }
-      lua_replace(S, -3);
-      lua_pop(S, 1);
-    }
+    replace_with_attribute_spec(S, path);
     lua_getfield(S, -1, "validate");
     const int validators = lua_gettop(S);
     const bool single = lua_isfunction(S, validators);
@@ -228,12 +258,49 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
   });
   for (const auto& message : messages) diags.error(message, {}, path);
   if (failure) {
-    std::string detail = *failure;
-    if (!detail.starts_with(definition->display + ":"))
-      detail = definition->display + ": " + detail;
-    diags.error("Validation of \"" + where + "\" failed", detail, path);
+    diags.error("Validation of \"" + where + "\" failed", prefixed(definition->display, *failure),
+                path);
   }
   return diags;
+}
+
+bool ScriptState::same_value(const std::string& type_name, const engine::AttributePath& path,
+                             const engine::Value& earlier, const engine::Value& later,
+                             engine::Diagnostics& diags) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  if (!definition) return false;
+  bool same = false;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    const int spec = lua_gettop(S);
+    // diff_suppress(address, old, new) -> true when the two are the same value.
+    if (lua_getfield(S, spec, "diff_suppress") == LUA_TFUNCTION) {
+      const std::string address = dotted_address(path);
+      lua_pushlstring(S, address.data(), address.size());
+      push_value(S, earlier);
+      push_value(S, later);
+      lua_call(S, 3, 1);
+      same = lua_toboolean(S, -1) != 0;
+    }
+    lua_pop(S, 1);
+    // state_func(value) -> the normal form; equal normal forms are the same value.
+    if (!same && lua_getfield(S, spec, "state_func") == LUA_TFUNCTION) {
+      lua_pushvalue(S, -1);
+      push_value(S, earlier);
+      lua_call(S, 1, 1);
+      lua_insert(S, -2);
+      push_value(S, later);
+      lua_call(S, 1, 1);
+      same = lua_compare(S, -1, -2, LUA_OPEQ) != 0;
+    }
+  });
+  if (failure) {
+    diags.error("Comparing values of \"" + engine::path_to_string(path) + "\" failed",
+                prefixed(definition->display, *failure) + " (the values count as different)", path);
+    return false;
+  }
+  return same;
 }
 
 std::optional<engine::Value> ScriptState::upgrade(const std::string& type_name,

@@ -42,6 +42,11 @@ class ScriptState {
   // `type_name` on `value`: each message a validator returns is an error diagnostic.
   engine::Diagnostics validate(engine::SchemaOwner owner, const std::string& type_name,
                                const engine::AttributePath& path, const engine::Value& value);
+  // The resource's diff_suppress / state_func verdict on two values of the attribute at `path`
+  // (see ProviderLogic::same_value).
+  bool same_value(const std::string& type_name, const engine::AttributePath& path,
+                  const engine::Value& earlier, const engine::Value& later,
+                  engine::Diagnostics& diags);
   // Runs the resource's upgrade functions on a stored state from `from_version` up to the
   // current version (see ProviderLogic::upgrade_state).
   std::optional<engine::Value> upgrade(const std::string& type_name, int64_t from_version,
@@ -60,6 +65,7 @@ class ScriptState {
     std::string display;  // the script's name in messages
   };
 
+  const Definition* definition_of(engine::SchemaOwner owner, const std::string& type_name) const;
   void load(const std::filesystem::path& file, const char* kind, const std::string& type_name,
             LoadReport* report);
 

@@ -39,6 +39,16 @@ struct ScriptedLogic : ProviderLogic {
     auto it = validators.find(name);
     return it == validators.end() ? Diagnostics{} : it->second(value);
   }
+  // diff_suppress by attribute path ("name", "disk[0].label"); pairs asked are recorded.
+  std::map<std::string, std::function<bool(const Value&, const Value&)>> equivalences;
+  std::vector<std::string> compared;
+  bool same_value(const std::string&, const AttributePath& path, const Value& earlier,
+                  const Value& later, Diagnostics&) override {
+    const std::string name = path_to_string(path);
+    compared.push_back(name + ":" + earlier.to_display_string() + "~" + later.to_display_string());
+    auto it = equivalences.find(name);
+    return it != equivalences.end() && it->second(earlier, later);
+  }
   // The upgrade by the logic, when a test sets one.
   std::function<std::optional<Value>(int64_t, const std::string&, const Type&, Diagnostics&)>
       upgrader;

@@ -90,4 +90,29 @@ struct Instance {
   engine::Value null() const { return engine::Value::null(type); }
 };
 
+// Runs `expression` in a create function of a fresh provider and returns tostring() of what it
+// evaluated to, or "error: <detail>" when it raised one.
+inline std::string evaluate(const std::string& expression) {
+  ProviderDir dir;
+  dir.write("resource_probe.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { out = tf.string { computed = true } },
+  create = function(d)
+    d:set_id("probe")
+    d:set("out", tostring()" + expression +
+                                      R"())
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  if (!logic->load_diagnostics().empty())
+    return "load error: " + all_text(logic->load_diagnostics());
+  Instance i(*logic, "test_probe");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  auto diags = logic->call(engine::Operation::Create, "test_probe", d);
+  if (diags.has_errors()) return "error: " + diags.items()[0].detail;
+  return d.get("out").as_string();
+}
+
 }  // namespace luaform::lua::testing

@@ -8,33 +8,6 @@
 using namespace luaform;
 using namespace luaform::lua::testing;
 
-namespace {
-
-// Runs `expression` in a create function and returns what it evaluated to, as text.
-std::string evaluate(const std::string& expression) {
-  ProviderDir dir;
-  dir.write("resource_probe.lua", R"(local tf = require("luaform")
-return tf.resource {
-  schema = { out = tf.string { computed = true } },
-  create = function(d)
-    d:set_id("probe")
-    d:set("out", tostring()" + expression +
-                                      R"())
-  end,
-  read = function() end, delete = function() end,
-}
-)");
-  auto logic = dir.load();
-  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
-  Instance i(*logic, "test_probe");
-  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
-  auto diags = logic->call(engine::Operation::Create, "test_probe", d);
-  if (diags.has_errors()) return "error: " + diags.items()[0].detail;
-  return d.get("out").as_string();
-}
-
-}  // namespace
-
 TEST_CASE("dangerous functions are absent") {
   CHECK(evaluate("os.execute") == "nil");
   CHECK(evaluate("os.exit") == "nil");

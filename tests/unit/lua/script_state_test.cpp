@@ -217,6 +217,74 @@ TEST_CASE("mistakes in validation options are load errors at the attribute's lin
   }
 }
 
+TEST_CASE("diff_suppress and state_func decide which values are the same") {
+  ProviderDir dir;
+  dir.write("resource_site.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {
+    name = tf.string { optional = true, diff_suppress = tf.suppress.case_insensitive },
+    policy = tf.string { optional = true, diff_suppress = tf.suppress.equivalent_json },
+    key = tf.string { optional = true, state_func = function(v) return (v:gsub("%s", "")) end },
+    plain = tf.string { optional = true },
+    rule = tf.list_block { schema = {
+      host = tf.string { optional = true, diff_suppress = function(address, old, new)
+        return address == "rule.1.host" and old .. "." == new
+      end },
+    } },
+    broken = tf.string { optional = true, diff_suppress = function() error("no idea") end },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& block = logic->schema().resources.at("test_site").block;
+  CHECK(block.find_attribute("name")->has_equivalence);
+  CHECK(block.find_attribute("key")->has_equivalence);
+  CHECK_FALSE(block.find_attribute("plain")->has_equivalence);
+  CHECK(block.find_block("rule")->block.find_attribute("host")->has_equivalence);
+  using engine::AttributeName;
+  using engine::Value;
+  engine::Diagnostics diags;
+  auto same = [&](engine::AttributePath path, const char* a, const char* b) {
+    return logic->same_value("test_site", path, Value::string(a), Value::string(b), diags);
+  };
+  CHECK(same({AttributeName{"name"}}, "Web", "WEB"));
+  CHECK_FALSE(same({AttributeName{"name"}}, "web", "web2"));
+  CHECK(same({AttributeName{"policy"}}, R"({"a":1,"b":2})", R"({ "b": 2, "a": 1 })"));
+  CHECK_FALSE(same({AttributeName{"policy"}}, R"({"a":1})", R"({"a":2})"));
+  CHECK(same({AttributeName{"key"}}, "ab cd", "abcd\n"));
+  CHECK_FALSE(same({AttributeName{"key"}}, "ab", "abc"));
+  const engine::AttributePath host = {AttributeName{"rule"}, engine::ElementIndex{1},
+                                      AttributeName{"host"}};
+  CHECK(same(host, "example.com", "example.com."));
+  CHECK_FALSE(same({AttributeName{"rule"}, engine::ElementIndex{0}, AttributeName{"host"}},
+                   "example.com", "example.com."));
+  REQUIRE(diags.empty());
+  CHECK_FALSE(same({AttributeName{"broken"}}, "a", "b"));
+  const std::string text = all_text(diags);
+  CHECK_MESSAGE(
+      text.find("Comparing values of \"broken\" failed | resource_site.lua:13: no idea") !=
+          std::string::npos,
+      text);
+}
+
+TEST_CASE("diff_suppress and state_func must be functions") {
+  for (const char* option : {"diff_suppress", "state_func"}) {
+    ProviderDir dir;
+    dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\nlocal a = "
+                                            "tf.string { optional = true, ") +
+                                    option +
+                                    " = \"lower\" }\nreturn tf.resource { schema = {}, create = "
+                                    "function() end, read = function() end, delete = function() "
+                                    "end }\n");
+    const std::string text = all_text(dir.load()->load_diagnostics());
+    CHECK_MESSAGE(text.find(std::string("resource_x.lua:2: tf.string: ") + option +
+                            " must be a function, got string") != std::string::npos,
+                  text);
+  }
+}
+
 TEST_CASE("upgrade functions run in order from the stored version to schema_version") {
   ProviderDir dir;
   dir.write("resource_vm.lua", R"(local tf = require("luaform")
