@@ -2,7 +2,8 @@
 // following the state-saving rules of Terraform's provider guides:
 // - create that fails before setting an id saves nothing; after setting one, the state is
 //   saved with the error (the CLI then taints the resource);
-// - update saves the whole new state even when it fails;
+// - update saves the whole new state even when it fails, or, in partial mode, only the parts
+//   the function marked as done;
 // - delete that succeeds removes the state; delete that fails keeps the prior state.
 #include "host/engine/provider_service.h"
 #include "host/engine/service_support.h"
@@ -129,7 +130,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
   ResourceData d(*schema, prior, config, planned);
   Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d);
   diags.append(call_diags);
-  Value result = d.result();
+  Value result = call_diags.has_errors() ? d.result_after_failure() : d.result();
   const std::string what = req.type_name + ": " + operation_name(op);
 
   if (result.is_null()) {

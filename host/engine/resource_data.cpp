@@ -185,4 +185,16 @@ Value ResourceData::result() const {
   return with_empty_blocks(schema_->block, Value::object(object_type, std::move(attrs)));
 }
 
+Value ResourceData::result_after_failure() const {
+  Value out = result();
+  if (!partial_ || out.is_null()) return out;
+  for (const auto& [name, type] : out.type().attributes()) {
+    if (name == "id" || partial_keys_.count(name)) continue;
+    const Value prior =
+        state_.is_known() && !state_.is_null() ? state_.get_attribute(name) : Value::null(type);
+    out = out.with_attribute(name, prior);
+  }
+  return with_empty_blocks(schema_->block, out);
+}
+
 }  // namespace luaform::engine

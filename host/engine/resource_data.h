@@ -52,9 +52,18 @@ class ResourceData {
   // that is not created yet).
   bool is_unknown(const std::string& address) const;
 
+  // Partial state mode (helper/schema's Partial and SetPartial), for functions that make
+  // several API calls: while it is on, a function that fails saves only the top-level
+  // attributes and blocks marked with mark_partial; the others keep their prior state. A
+  // function that succeeds saves everything, whatever the mode (the plan's promise).
+  void set_partial(bool on) { partial_ = on; }
+  void mark_partial(const std::string& name) { partial_keys_.insert(name); }
+
   // The object to save: planned/state values overlaid with what was set, remaining
   // unknowns made null. A null object when the id is empty (the resource is gone).
   Value result() const;
+  // The object to save after the function failed: result(), with partial mode applied.
+  Value result_after_failure() const;
   // Marks the instance as gone (read found it deleted, delete succeeded).
   void clear() {
     id_.reset();
@@ -69,6 +78,8 @@ class ResourceData {
   std::optional<std::string> id_;
   bool cleared_ = false;
   bool plan_changes_allowed_ = false;
+  bool partial_ = false;
+  std::set<std::string> partial_keys_;
   std::set<std::string> new_computed_;
   std::set<std::string> forced_new_;
 };

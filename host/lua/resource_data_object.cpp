@@ -163,6 +163,28 @@ int force_new(lua_State* L) {
   return 0;
 }
 
+// d:partial(true) before a series of API calls, d:set_partial("name") after each one that
+// succeeded, d:partial(false) at the end (see ResourceData::set_partial).
+int partial(lua_State* L) {
+  ResourceData& d = self(L);
+  luaL_checktype(L, 2, LUA_TBOOLEAN);
+  d.set_partial(lua_toboolean(L, 2) != 0);
+  return 0;
+}
+
+int set_partial(lua_State* L) {
+  ResourceData& d = self(L);
+  attribute_type(L, d, "set_partial");
+  const std::string name = lua_tostring(L, 2);
+  if (name.find('.') != std::string::npos) {
+    throw std::runtime_error("d:set_partial: \"" + name +
+                             "\" is not a top-level attribute or block name (a block is saved "
+                             "whole)");
+  }
+  d.mark_partial(name);
+  return 0;
+}
+
 int is_unknown(lua_State* L) {
   ResourceData& d = self(L);
   attribute_type(L, d, "is_unknown");
@@ -206,6 +228,8 @@ void register_resource_data_type(lua_State* L) {
       {"set_new_computed", guarded<set_new_computed>},
       {"force_new", guarded<force_new>},
       {"is_unknown", guarded<is_unknown>},
+      {"partial", guarded<partial>},
+      {"set_partial", guarded<set_partial>},
       {"get_change", guarded<get_change>},
       {"is_new_resource", guarded<is_new_resource>},
       {nullptr, nullptr},

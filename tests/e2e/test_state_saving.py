@@ -1,7 +1,8 @@
 """Terraform's state-saving rules when an operation fails part-way, with the real CLI: what the
 provider confirmed is kept, nothing is lost, and the next apply converges. The faults test
 provider fails an operation when a marker file exists in the working directory."""
-from harness import faults_item, planned_actions, resources, squash
+from harness import (faults_item, planned_actions, planned_change, required_providers, resources,
+                     squash)
 
 
 def saved(tofu) -> dict:
@@ -47,6 +48,40 @@ def test_an_update_that_fails_saves_what_it_did(faults):
     assert values["revision"] == 2
     assert (faults.workdir / "item-one.txt").read_text() == "b"
     disarm(faults, "update")
+    assert faults.plan_exit_code() == 0
+
+
+def pair(first: str, second: str) -> str:
+    return required_providers("faults") + f"""
+resource "faults_pair" "it" {{
+  name   = "p"
+  first  = "{first}"
+  second = "{second}"
+}}
+"""
+
+
+def test_an_update_that_fails_in_partial_mode_saves_only_what_it_confirmed(faults):
+    faults.write(pair("a", "a"))
+    faults.apply()
+    faults.write(pair("b", "b"))
+    arm(faults, "second")
+
+    result = faults.run("apply", "-auto-approve", "-input=false", ok=(1,))
+
+    assert "the service rejected the second change to p" in squash(result.stderr)
+    item = resources(faults.state())["faults_pair.it"]
+    assert item["values"]["first"] == "b"   # confirmed with d:set_partial
+    assert item["values"]["second"] == "a"  # not confirmed: the prior state
+    assert item.get("tainted") is not True  # a failed update never taints
+    disarm(faults, "second")
+    code, plan = faults.plan()
+    assert code == 2
+    change = planned_change(plan, "faults_pair.it")
+    assert change["actions"] == ["update"]
+    assert (change["before"]["first"], change["before"]["second"]) == ("b", "a")
+    faults.apply()
+    assert (faults.workdir / "pair-p-second.txt").read_text() == "b"
     assert faults.plan_exit_code() == 0
 
 

@@ -108,6 +108,46 @@ TEST_CASE("update that fails still saves the new state") {
   CHECK(state.get_attribute("id") == Value::string("/a"));
 }
 
+TEST_CASE("update that fails in partial mode saves only the parts marked done") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Update] = [](ResourceData& d) {
+    d.set_partial(true);
+    d.mark_partial("content");                               // the first API call went through
+    Diagnostics diags = d.set("sha", Value::string("new"));  // set, but not marked
+    diags.error("the second API call failed");
+    return diags;
+  };
+  Value planned = f.existing()
+                      .with_attribute("content", Value::string("y"))
+                      .with_attribute("mode", Value::string("0600"))
+                      .with_attribute("sha", Value::unknown(Type::string()));
+  ApplyResponse resp = f.apply(f.existing(), planned, planned);
+  CHECK(resp.diagnostics.has_errors());
+  Value state = unwire(resp.new_state, f.type);
+  CHECK(state.get_attribute("content") == Value::string("y"));
+  CHECK(state.get_attribute("mode") == Value::string("0644"));
+  CHECK(state.get_attribute("sha") == Value::string("abc"));
+  CHECK(state.get_attribute("id") == Value::string("/a"));
+}
+
+TEST_CASE("update that succeeds saves everything, with partial mode left on or not") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Update] = [](ResourceData& d) {
+    d.set_partial(true);
+    d.mark_partial("content");
+    return d.set("sha", Value::string("new"));
+  };
+  Value planned = f.existing()
+                      .with_attribute("content", Value::string("y"))
+                      .with_attribute("mode", Value::string("0600"))
+                      .with_attribute("sha", Value::unknown(Type::string()));
+  ApplyResponse resp = f.apply(f.existing(), planned, planned);
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  Value state = unwire(resp.new_state, f.type);
+  CHECK(state.get_attribute("mode") == Value::string("0600"));
+  CHECK(state.get_attribute("sha") == Value::string("new"));
+}
+
 TEST_CASE("delete that succeeds removes the state") {
   ApplyFixture f;
   bool deleted = false;

@@ -338,6 +338,42 @@ end)");
   CHECK(seen(d) == "true,false");
 }
 
+TEST_CASE("d:partial and d:set_partial limit what a failed update saves") {
+  Thing t(R"(return function(d)
+  d:partial(true)
+  d:set("seen", "name done")
+  d:set_partial("name")
+  error("size could not be changed")
+end)");
+  Value prior = t.instance->object({{"id", Value::string("1")},
+                                    {"name", Value::string("a")},
+                                    {"size", Value::number(1)}});
+  Value planned = t.instance->object({{"id", Value::string("1")},
+                                      {"name", Value::string("b")},
+                                      {"size", Value::number(2)}});
+  engine::ResourceData d(t.instance->schema, prior, planned, planned);
+  REQUIRE(t.run(Operation::Update, d).has_errors());
+  const Value saved = d.result_after_failure();
+  CHECK(saved.get_attribute("name") == Value::string("b"));
+  CHECK(saved.get_attribute("size") == Value::number(1));
+  CHECK(saved.get_attribute("seen").is_null());  // set, but not marked as done
+}
+
+TEST_CASE("d:set_partial takes top-level names only, and d:partial a boolean") {
+  const char* cases[][2] = {
+      {"d:set_partial('tags.env')", "d:set_partial: \"tags.env\" is not a top-level"},
+      {"d:set_partial('nope')", "d:set_partial: the schema has no attribute \"nope\""},
+      {"d:partial('yes')", "bad argument #1 to 'partial' (boolean expected, got string)"},
+  };
+  for (const auto& [call, expected] : cases) {
+    Thing t(std::string("return function(d)\n  ") + call + "\nend");
+    engine::ResourceData d(t.instance->schema, t.instance->null(), t.instance->null(),
+                           t.instance->null());
+    const std::string text = all_text(t.run(Operation::Create, d));
+    CHECK_MESSAGE(text.find(std::string("body.lua:2: ") + expected) != std::string::npos, text);
+  }
+}
+
 TEST_CASE("d:timeout gives the operation's timeout in seconds; timeouts are read at load") {
   ProviderDir dir;
   dir.write("resource_job.lua", R"(local tf = require("luaform")
