@@ -304,8 +304,9 @@ function M.env(names, fallback)
   end
 end
 
--- The value a resource's `import` field takes: `terraform import` sets only the id, then the
--- resource's read fills in the rest.
+-- The value a resource's `import` field takes when the import id is the object's id:
+-- `terraform import` sets only the id, then the resource's read fills in the rest. For ids that
+-- need work (a composite "region/name"), `import` is a function(d, client) instead.
 M.import_by_id = { kind = "importer", by = "id" }
 
 -- Checks a `schema = { name = tf.x { ... } }` table. `id` is reserved at the top level of
@@ -501,8 +502,8 @@ end
 
 function M.resource(definition)
   if type(definition) == "table" and definition.import ~= nil
-      and definition.import ~= M.import_by_id then
-    error("tf.resource: import must be tf.import_by_id", CALLER)
+      and definition.import ~= M.import_by_id and type(definition.import) ~= "function" then
+    error("tf.resource: import must be tf.import_by_id or a function(d, client)", CALLER)
   end
   local problem = type(definition) == "table"
     and (versioning_problem(definition) or timeouts_problem("tf.resource", definition.timeouts))

@@ -1,5 +1,8 @@
-// ImportResourceState by id: the imported object holds only its id; the CLI then calls
-// ReadResource, which fills in the rest (or reports that the object does not exist).
+// ImportResourceState: the imported object holds the id the user gave, and whatever the
+// resource's own import function set (it may read a composite id such as "region/name" into
+// attributes, and set the real id); the CLI then calls ReadResource, which fills in the rest
+// (or reports that the object does not exist). Both CLIs refuse more than one imported object
+// ("Multiple import states not supported"), so exactly one is returned.
 #include "host/engine/provider_service.h"
 #include "host/engine/service_support.h"
 
@@ -20,7 +23,16 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     return resp;
   }
   const Type type = schema->block.implied_type();
-  Value state = Value::object(type, {{"id", Value::string(req.id)}});
+  ResourceData d(*schema, Value::null(type), Value::null(type), Value::null(type));
+  d.set_id(req.id);
+  diags.append(detail::guarded_call(*logic_, Operation::Import, req.type_name, d));
+  if (diags.has_errors()) return resp;
+  const Value state = d.result();
+  if (state.is_null()) {
+    diags.error("Cannot import " + req.type_name + " \"" + req.id + "\"",
+                "The import function cleared the id: there is no such object to import.");
+    return resp;
+  }
   resp.imported.push_back({req.type_name, detail::encode_dynamic(state, type), {}});
   return resp;
 }

@@ -13,7 +13,9 @@
 
 namespace luaform::engine {
 
-enum class Operation { Create, Read, Update, Delete, ReadData, CustomizeDiff };
+// Import: the resource's own import function (ProviderLogic::importable), given the user's
+// import id; a logic that imports by id alone does nothing for it.
+enum class Operation { Create, Read, Update, Delete, ReadData, CustomizeDiff, Import };
 
 // Whose schema an attribute belongs to.
 enum class SchemaOwner { Provider, Resource, DataSource };

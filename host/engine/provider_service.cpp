@@ -23,6 +23,8 @@ const char* operation_name(Operation op) {
       return "read";
     case Operation::CustomizeDiff:
       return "customize_diff";
+    case Operation::Import:
+      return "import";
   }
   return "call";
 }

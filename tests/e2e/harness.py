@@ -104,6 +104,17 @@ resource "faults_item" "it" {{
 """
 
 
+def faults_pair(first: str, second: str) -> str:
+    """A configuration with one faults_pair named "p" (tests/e2e/providers/faults)."""
+    return required_providers("faults") + f"""
+resource "faults_pair" "it" {{
+  name   = "p"
+  first  = {hcl_string(first)}
+  second = {hcl_string(second)}
+}}
+"""
+
+
 def squash(text: str) -> str:
     """Collapses the CLI's line wrapping so phrases can be searched for."""
     return " ".join(text.split())

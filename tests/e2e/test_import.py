@@ -1,7 +1,8 @@
-"""`tofu import` of localfs_file: the id is the path and read fills in the rest."""
+"""`tofu import`: localfs_file by id (the id is the path and read fills in the rest), and a
+resource whose own import function reads a composite id."""
 import hashlib
 
-from harness import hcl_string, required_providers, resources, squash
+from harness import faults_pair, hcl_string, required_providers, resources, squash
 
 CONTENT = "already here\n"
 
@@ -51,3 +52,24 @@ def test_import_of_a_missing_file_fails_without_touching_state(tofu):
 
     assert "non-existent" in squash(result.stderr)
     assert resources(tofu.state()) == {}
+
+
+def test_an_import_function_reads_a_composite_id(faults):
+    faults.write(faults_pair("a", "b"))
+    (faults.workdir / "pair-p-first.txt").write_text("a")
+    (faults.workdir / "pair-p-second.txt").write_text("b")
+
+    faults.run("import", "-input=false", "faults_pair.it", "pair/p")
+
+    values = resources(faults.state())["faults_pair.it"]["values"]
+    assert values == {"id": "p", "name": "p", "first": "a", "second": "b"}
+    assert faults.plan_exit_code() == 0
+
+
+def test_an_import_function_that_rejects_the_id_imports_nothing(faults):
+    faults.write(faults_pair("a", "b"))
+    result = faults.run("import", "-input=false", "faults_pair.it", "p", ok=(1,))
+    assert "expected an import id of the form pair/NAME, got p" in squash(result.stderr)
+    assert "resource_pair.lua:" in squash(result.stderr)
+    assert not (faults.workdir / "terraform.tfstate").exists() or \
+        "faults_pair" not in (faults.workdir / "terraform.tfstate").read_text()

@@ -1,8 +1,7 @@
 """Terraform's state-saving rules when an operation fails part-way, with the real CLI: what the
 provider confirmed is kept, nothing is lost, and the next apply converges. The faults test
 provider fails an operation when a marker file exists in the working directory."""
-from harness import (faults_item, planned_actions, planned_change, required_providers, resources,
-                     squash)
+from harness import faults_item, faults_pair, planned_actions, planned_change, resources, squash
 
 
 def saved(tofu) -> dict:
@@ -51,20 +50,10 @@ def test_an_update_that_fails_saves_what_it_did(faults):
     assert faults.plan_exit_code() == 0
 
 
-def pair(first: str, second: str) -> str:
-    return required_providers("faults") + f"""
-resource "faults_pair" "it" {{
-  name   = "p"
-  first  = "{first}"
-  second = "{second}"
-}}
-"""
-
-
 def test_an_update_that_fails_in_partial_mode_saves_only_what_it_confirmed(faults):
-    faults.write(pair("a", "a"))
+    faults.write(faults_pair("a", "a"))
     faults.apply()
-    faults.write(pair("b", "b"))
+    faults.write(faults_pair("b", "b"))
     arm(faults, "second")
 
     result = faults.run("apply", "-auto-approve", "-input=false", ok=(1,))

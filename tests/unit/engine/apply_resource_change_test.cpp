@@ -219,6 +219,37 @@ TEST_CASE("import by id returns an object holding only the id") {
   CHECK(state.get_attribute("path").is_null());
 }
 
+TEST_CASE("an import function reads the import id into attributes and sets the real id") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Import] = [](ResourceData& d) {
+    CHECK(d.id() == "disk1:/x");
+    d.set_id("/x");
+    return d.set("mode", Value::string("0600"));
+  };
+  ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "disk1:/x"});
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  REQUIRE(resp.imported.size() == 1);
+  Value state = unwire(resp.imported[0].state, f.type);
+  CHECK(state.get_attribute("id") == Value::string("/x"));
+  CHECK(state.get_attribute("mode") == Value::string("0600"));
+}
+
+TEST_CASE("an import function that fails or clears the id imports nothing") {
+  ApplyFixture f;
+  f.logic->callbacks[Operation::Import] = [](ResourceData&) { return fail("bad id"); };
+  ImportResponse failed = f.service->import_resource_state(ImportRequest{"test_file", "x"});
+  CHECK(failed.diagnostics.has_errors());
+  CHECK(failed.imported.empty());
+  f.logic->callbacks[Operation::Import] = [](ResourceData& d) {
+    d.set_id("");
+    return Diagnostics{};
+  };
+  ImportResponse cleared = f.service->import_resource_state(ImportRequest{"test_file", "x"});
+  REQUIRE(cleared.diagnostics.has_errors());
+  CHECK(cleared.diagnostics.items()[0].summary == "Cannot import test_file \"x\"");
+  CHECK(cleared.imported.empty());
+}
+
 TEST_CASE("import of a type without an importer is an error") {
   ApplyFixture f;
   f.logic->import_supported = false;

@@ -157,6 +157,48 @@ return tf.resource {
   CHECK_FALSE(logic->importable("test_plain"));
 }
 
+TEST_CASE("an import function runs with the import id; import = tf.import_by_id does nothing") {
+  ProviderDir dir;
+  dir.write("resource_custom.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { zone = tf.string { optional = true } },
+  create = function() end, read = function() end, delete = function() end,
+  import = function(d)
+    local zone, name = d:id():match("^(.-)/(.*)$")
+    d:set("zone", zone)
+    d:set_id(name)
+  end,
+}
+)");
+  dir.write("resource_byid.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {}, create = function() end, read = function() end, delete = function() end,
+  import = tf.import_by_id,
+}
+)");
+  dir.write("resource_bad.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {}, create = function() end, read = function() end, delete = function() end,
+  import = "by id",
+}
+)");
+  auto logic = dir.load();
+  CHECK(logic->importable("test_custom"));
+  Instance custom(*logic, "test_custom");
+  engine::ResourceData d(custom.schema, custom.null(), custom.null(), custom.null());
+  d.set_id("eu/www");
+  REQUIRE_FALSE(logic->call(engine::Operation::Import, "test_custom", d).has_errors());
+  CHECK(d.id() == "www");
+  CHECK(d.get("zone") == engine::Value::string("eu"));
+  Instance byid(*logic, "test_byid");
+  engine::ResourceData plain(byid.schema, byid.null(), byid.null(), byid.null());
+  plain.set_id("x");
+  CHECK_FALSE(logic->call(engine::Operation::Import, "test_byid", plain).has_errors());
+  CHECK(plain.id() == "x");
+  CHECK(all_text(logic->load_diagnostics())
+            .find("import must be tf.import_by_id or a function(d, client)") != std::string::npos);
+}
+
 TEST_CASE("validate functions run on values by path; messages become errors at the attribute") {
   ProviderDir dir;
   dir.write("resource_db.lua", R"(local tf = require("luaform")

@@ -66,6 +66,16 @@ return tf.resource {
     end
     d:partial(false)
   end,
+  -- `tofu import faults_pair.x pair/NAME`: the import id names the kind too; read cannot tell
+  -- the name from the files, so the import function sets it.
+  import = function(d)
+    local name = d:id():match("^pair/([%w_-]+)$")
+    if not name then
+      error("expected an import id of the form pair/NAME, got " .. d:id())
+    end
+    d:set_id(name)
+    d:set("name", name)
+  end,
   delete = function(d)
     os.remove(path(d:id(), "first"))
     os.remove(path(d:id(), "second"))
