@@ -13,13 +13,31 @@ local CALLER = 2
 local PRIMITIVES = { string = "string", number = "number", bool = "boolean" }
 
 local ATTRIBUTE_FLAGS = { "required", "optional", "computed", "force_new", "sensitive" }
-local ATTRIBUTE_TEXTS = { "description", "deprecated", "removed" }
+local ATTRIBUTE_TEXTS = { "deprecated", "removed" }
 -- Options naming other attributes by their address from the top ("name", "disk.0.size").
 local ATTRIBUTE_ADDRESS_LISTS = { "conflicts_with", "required_with", "exactly_one_of",
   "at_least_one_of" }
 
 -- Names Terraform accepts for attributes (helper/schema's rule).
 local NAME_PATTERN = "^[a-z_][a-z0-9_]*$"
+
+-- `description = tf.markdown [[...]]`: documentation written in markdown, which the CLI and
+-- documentation tools render as such (a plain string is plain text).
+function M.markdown(text)
+  if type(text) ~= "string" then
+    error("tf.markdown expects the text, as in tf.markdown \"Use `name` ...\"", 2)
+  end
+  return { kind = "markdown", text = text }
+end
+
+local function description_problem(what, description)
+  if description == nil or type(description) == "string"
+      or (type(description) == "table" and description.kind == "markdown") then
+    return nil
+  end
+  return string.format("%s: description must be a string or tf.markdown \"...\", got %s", what,
+    type(description))
+end
 
 local function sorted_keys(t)
   local keys = {}
@@ -144,7 +162,8 @@ local function attribute_problem(t, options)
   if type(options) ~= "table" then
     return string.format("%s expects an options table, as in %s { optional = true }", what, what)
   end
-  local allowed = { default = true, validate = true, diff_suppress = true, state_func = true }
+  local allowed = { default = true, validate = true, diff_suppress = true, state_func = true,
+    description = true }
   for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
     allowed[list] = true
   end
@@ -168,7 +187,8 @@ local function attribute_problem(t, options)
       return string.format("%s: %s must be a string, got %s", what, text, type(options[text]))
     end
   end
-  problem = validate_option_problem(what, options.validate)
+  problem = description_problem(what, options.description)
+    or validate_option_problem(what, options.validate)
   if problem then
     return problem
   end
@@ -335,7 +355,7 @@ local function schema_problem(what, schema, reserve_id)
 end
 
 local BLOCK_OPTIONS = {
-  schema = "table", description = "string", deprecated = "string", required = "boolean",
+  schema = "table", deprecated = "string", required = "boolean",
   optional = "boolean", force_new = "boolean", min_items = "number", max_items = "number",
 }
 
@@ -344,7 +364,9 @@ local function block_problem(what, nesting, options)
   if type(options) ~= "table" then
     return string.format("%s expects an options table, as in %s { schema = { ... } }", what, what)
   end
-  local problem = unknown_key(what, options, BLOCK_OPTIONS)
+  local allowed = spec_of({ description = true }, BLOCK_OPTIONS)
+  local problem = unknown_key(what, options, allowed)
+    or description_problem(what, options.description)
   if problem then
     return problem
   end
@@ -414,8 +436,9 @@ local function define(kind, definition, functions, extra)
   if problem then
     error(problem, CALLER + 1)
   end
-  if definition.description ~= nil and type(definition.description) ~= "string" then
-    error(what .. ": description must be a string", CALLER + 1)
+  problem = description_problem(what, definition.description)
+  if problem then
+    error(problem, CALLER + 1)
   end
   for _, name in ipairs(sorted_keys(functions)) do
     local fn = definition[name]

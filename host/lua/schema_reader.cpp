@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "host/engine/duration.h"
@@ -75,6 +77,28 @@ std::string text(lua_State* L, int index, const char* field, const std::string& 
   return value;
 }
 
+// `description = "plain text"` or `description = tf.markdown "..."` (a table tagged
+// kind = "markdown"): the text, and whether it is markdown.
+std::pair<std::string, bool> description(lua_State* L, int index, const std::string& attribute) {
+  lua_getfield(L, index, "description");
+  std::pair<std::string, bool> out{"", false};
+  if (lua_istable(L, -1)) {
+    const bool tagged = lua_getfield(L, -1, "kind") == LUA_TSTRING &&
+                        std::string(lua_tostring(L, -1)) == "markdown";
+    const bool has_text = lua_getfield(L, -2, "text") == LUA_TSTRING;
+    if (!tagged || !has_text)
+      fail(attribute, "description must be a string or tf.markdown \"...\"");
+    out = {lua_tostring(L, -1), true};
+    lua_pop(L, 2);
+  } else {
+    lua_pop(L, 1);
+    out.first = text(L, index, "description", attribute);
+    return out;
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
 // A list of attribute addresses such as { "name", "disk.0.size" }.
 std::vector<std::string> addresses(lua_State* L, int index, const char* field,
                                    const std::string& attribute) {
@@ -116,7 +140,7 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   a.computed = flag(L, index, "computed");
   a.force_new = flag(L, index, "force_new");
   a.sensitive = flag(L, index, "sensitive");
-  a.description = text(L, index, "description", name);
+  std::tie(a.description, a.description_markdown) = description(L, index, name);
   a.deprecated = text(L, index, "deprecated", name);
   a.removed = text(L, index, "removed", name);
   lua_getfield(L, index, "validate");
@@ -204,7 +228,8 @@ engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string
     nested.max_items = 1;
   }
   nested.force_new = flag(L, index, "force_new");
-  nested.block.description = text(L, index, "description", name);
+  std::tie(nested.block.description, nested.block.description_markdown) =
+      description(L, index, name);
   nested.block.deprecated = text(L, index, "deprecated", name);
   lua_getfield(L, index, "schema");
   if (!lua_istable(L, -1)) fail(name, "a block needs a schema table");
@@ -244,9 +269,8 @@ void read_block(lua_State* L, int schema_index, engine::Block& block, const std:
 engine::Schema read_schema(lua_State* L, int index, bool with_id) {
   index = lua_absindex(L, index);
   engine::Schema schema;
-  lua_getfield(L, index, "description");
-  if (lua_type(L, -1) == LUA_TSTRING) schema.block.description = lua_tostring(L, -1);
-  lua_pop(L, 1);
+  std::tie(schema.block.description, schema.block.description_markdown) =
+      description(L, index, "description");
 
   lua_getfield(L, index, "schema_version");
   if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {

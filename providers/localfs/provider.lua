@@ -37,8 +37,8 @@ return tf.provider {
     root = tf.string {
       optional = true,
       default = tf.env("LOCALFS_ROOT"),
-      description = "Directory that relative paths start from (default: $LOCALFS_ROOT, else "
-        .. "the working directory)",
+      description = tf.markdown("Directory that relative paths start from (default: "
+        .. "`$LOCALFS_ROOT`, else the working directory)"),
     },
   },
   configure = function(config)

@@ -27,6 +27,10 @@ def test_schema_prints_what_the_cli_reports_for_the_provider(tofu, localfs_dir):
     cli = parse_json(tofu.run("providers", "schema", "-json", "-no-color").stdout)
 
     assert ours["provider_schemas"][address] == cli["provider_schemas"][address]
+    # A tf.markdown description reaches the CLI as markdown.
+    root = cli["provider_schemas"][address]["provider"]["block"]["attributes"]["root"]
+    assert root["description_kind"] == "markdown"
+    assert "`$LOCALFS_ROOT`" in root["description"]
 
 
 def test_schema_of_a_provider_with_a_broken_script_reports_it_and_fails(test_provider):

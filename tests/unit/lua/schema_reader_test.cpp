@@ -25,10 +25,10 @@ TEST_CASE("every SDK type and option becomes the engine attribute it names") {
   dir.write("resource_server.lua", R"(
 local tf = require("luaform")
 return tf.resource {
-  description = "A server",
+  description = tf.markdown "A **server**",
   schema = {
     name = tf.string { required = true, force_new = true, description = "Its name" },
-    size = tf.number { optional = true, default = 2 },
+    size = tf.number { optional = true, default = 2, description = tf.markdown "In `GB`" },
     ratio = tf.number { optional = true, default = 0.5 },
     on = tf.bool { optional = true, computed = true },
     ip = tf.string { computed = true, sensitive = true },
@@ -42,7 +42,8 @@ return tf.resource {
   auto logic = dir.load();
   CHECK_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   const engine::Schema& s = logic->schema().resources.at("test_server");
-  CHECK(s.block.description == "A server");
+  CHECK(s.block.description == "A **server**");
+  CHECK(s.block.description_markdown);
 
   CHECK(attr(s, "id").type == Type::string());
   CHECK(attr(s, "id").computed);
@@ -53,6 +54,9 @@ return tf.resource {
   CHECK(name.required);
   CHECK(name.force_new);
   CHECK(name.description == "Its name");
+  CHECK_FALSE(name.description_markdown);
+  CHECK(attr(s, "size").description == "In `GB`");
+  CHECK(attr(s, "size").description_markdown);
   CHECK(attr(s, "size").default_value == engine::Value::number(2));
   CHECK(attr(s, "ratio").default_value == engine::Value::number(*engine::Number::parse("0.5")));
   CHECK(attr(s, "on").type == Type::boolean());
@@ -119,7 +123,7 @@ return tf.resource {
   schema = {
     name = tf.string { required = true },
     disk = tf.list_block {
-      min_items = 1, max_items = 4, description = "Disks",
+      min_items = 1, max_items = 4, description = tf.markdown "_Disks_",
       schema = {
         size = tf.number { required = true },
         id = tf.string { computed = true },
@@ -144,7 +148,8 @@ return tf.resource {
   CHECK(disk->nesting == engine::NestingMode::List);
   CHECK(disk->min_items == 1);
   CHECK(disk->max_items == 4);
-  CHECK(disk->block.description == "Disks");
+  CHECK(disk->block.description == "_Disks_");
+  CHECK(disk->block.description_markdown);
   CHECK(disk->block.find_attribute("id")->computed);  // "id" is reserved only at the top level
   const engine::NestedBlock* partition = disk->block.find_block("partition");
   REQUIRE(partition != nullptr);
