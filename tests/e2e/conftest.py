@@ -117,6 +117,12 @@ def faults(make_tofu, test_provider) -> Tofu:
 
 
 @pytest.fixture
+def normal(make_tofu, test_provider) -> Tofu:
+    """A working directory using tests/e2e/providers/normal."""
+    return make_tofu({"normal": test_provider("normal")})
+
+
+@pytest.fixture
 def test_provider(tmp_path_factory, host_binary):
     """Assembles one of tests/e2e/providers/NAME as provider NAME."""
     def make(name: str) -> Path:

@@ -1,4 +1,5 @@
-"""The localfs_file data source: values read at plan time and used in outputs."""
+"""The localfs_file data source: read at plan time when its configuration is known, at apply
+time when it depends on something not created yet."""
 import hashlib
 
 from harness import planned_actions, required_providers, squash
@@ -32,6 +33,13 @@ def test_data_source_reads_the_file_into_outputs(tofu):
     tofu.write(CONFIG)
     (tofu.workdir / "list.txt").write_text(CONTENT)
 
+    # Its configuration is known, so it is read while planning: no read is left for apply,
+    # and the plan already knows the outputs.
+    code, plan = tofu.plan()
+    assert code == 2  # the outputs are new
+    assert "data.localfs_file.list" not in planned_actions(plan)
+    assert plan["planned_values"]["outputs"]["size"]["value"] == len(CONTENT)
+
     tofu.apply()
 
     assert tofu.outputs() == {
@@ -62,6 +70,8 @@ output "lines" {
     code, plan = tofu.plan()
     assert code == 2
     assert planned_actions(plan)["localfs_file.source"] == ["create"]
+    # It depends on a resource not created yet, so it is read during apply instead.
+    assert planned_actions(plan)["data.localfs_file.copy"] == ["read"]
 
     tofu.apply()
     assert tofu.outputs() == {"lines": ["one", "two"]}

@@ -1,8 +1,6 @@
 """diff_suppress and state_func with the real CLI (tests/e2e/providers/normal): an API that
 stores values in its own spelling causes no diff, neither does a configuration respelt the same
 way, and real changes still show."""
-import pytest
-
 from harness import planned_actions, planned_change, required_providers, resources
 
 POLICY = '{ "read": ["a", "b"], "write": 1 }'
@@ -22,11 +20,6 @@ resource "normal_account" "it" {{
   }}
 }}
 """
-
-
-@pytest.fixture
-def normal(make_tofu, test_provider):
-    return make_tofu({"normal": test_provider("normal")})
 
 
 def record(normal) -> str:

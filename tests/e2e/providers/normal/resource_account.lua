@@ -55,6 +55,8 @@ return tf.resource {
       diff_suppress = tf.suppress.equivalent_json },
     key = tf.string { optional = true, default = "",
       state_func = function(v) return (v:gsub("%s+$", "")) end },
+    -- Not sent to the API: the state keeps the configured number exactly as written.
+    quota = tf.number { optional = true },
     rule = tf.list_block { schema = {
       host = tf.string { required = true, diff_suppress = function(_, old, new)
         return without_final_dot(old) == without_final_dot(new)
