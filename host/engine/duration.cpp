@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <string>
 #include <utility>
 
 namespace luaform::engine {
@@ -43,6 +44,23 @@ std::optional<Duration> parse_duration(const std::string& text) {
   }
   if (!std::isfinite(total) || total > 9.2e18) return std::nullopt;
   return Duration(static_cast<int64_t>(std::llround(total)));
+}
+
+std::string format_duration(Duration d) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  const auto hours = ms / 3'600'000;
+  const auto minutes = ms / 60'000 % 60;
+  const auto rest = ms % 60'000;
+  std::string out;
+  if (hours > 0) out += std::to_string(hours) + "h";
+  if (hours > 0 || minutes > 0) out += std::to_string(minutes) + "m";
+  out += std::to_string(rest / 1000);
+  if (rest % 1000 != 0) {
+    std::string fraction = std::to_string(1000 + rest % 1000).substr(1);
+    while (fraction.back() == '0') fraction.pop_back();
+    out += "." + fraction;
+  }
+  return out + "s";
 }
 
 }  // namespace luaform::engine

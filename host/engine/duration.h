@@ -14,4 +14,7 @@ using Duration = std::chrono::nanoseconds;
 // sign is not allowed; "0" alone is zero).
 std::optional<Duration> parse_duration(const std::string& text);
 
+// The duration in that syntax, to the millisecond: "20m0s", "1h0m5s", "1.5s", "0s".
+std::string format_duration(Duration d);
+
 }  // namespace luaform::engine

@@ -10,20 +10,28 @@
 namespace luaform::lua {
 namespace {
 
-// How many VM instructions run between two looks at the stop flag: rare enough to cost
-// nothing measurable, frequent enough that a busy loop stops within microseconds.
+// How many VM instructions run between two looks at the limits: rare enough to cost nothing
+// measurable, frequent enough that a busy loop stops within microseconds.
 constexpr int kHookInterval = 1000;
 
-const std::atomic<bool>*& stop_flag(lua_State* L) {
-  return *static_cast<const std::atomic<bool>**>(lua_getextraspace(L));
+// The limits live in the state's extra space, which coroutines inherit.
+RunLimits*& run_limits(lua_State* L) {
+  return *static_cast<RunLimits**>(lua_getextraspace(L));
 }
 
-void stop_hook(lua_State* L, lua_Debug*) {
-  const std::atomic<bool>* stop = stop_flag(L);
-  if (stop == nullptr || !stop->load(std::memory_order_relaxed)) return;
+void limits_hook(lua_State* L, lua_Debug*) {
+  const RunLimits* limits = run_limits(L);
+  if (limits == nullptr) return;
+  const char* message = nullptr;
+  if (limits->stop != nullptr && limits->stop->load(std::memory_order_relaxed)) {
+    message = kStoppedMessage;
+  } else if (limits->deadline && std::chrono::steady_clock::now() > *limits->deadline) {
+    message = limits->deadline_message.c_str();
+  }
+  if (message == nullptr) return;
   // Inside a hook, level 0 is the Lua function being run: the line the script was at.
   luaL_where(L, 0);
-  lua_pushstring(L, kStoppedMessage);
+  lua_pushstring(L, message);
   lua_concat(L, 2);
   lua_error(L);
 }
@@ -121,15 +129,15 @@ void open_libraries(lua_State* L) {
 
 }  // namespace
 
-StatePtr new_sandboxed_state(const std::atomic<bool>* stop) {
+StatePtr new_sandboxed_state(RunLimits* limits) {
   StatePtr state(luaL_newstate());
   if (!state) throw std::runtime_error("cannot create a Lua state: out of memory");
   lua_State* L = state.get();
-  stop_flag(L) = stop;
+  run_limits(L) = limits;
   if (auto failure = protected_run(L, open_libraries)) {
     throw std::runtime_error("cannot open the Lua libraries: " + *failure);
   }
-  lua_sethook(L, stop_hook, LUA_MASKCOUNT, kHookInterval);
+  lua_sethook(L, limits_hook, LUA_MASKCOUNT, kHookInterval);
   return state;
 }
 

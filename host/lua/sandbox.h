@@ -1,11 +1,12 @@
 // A fresh lua_State holding only the standard library a provider script may use (the list is
 // in lua-sdk/README.md, "The sandbox"), with a count hook that ends running code once the
-// provider is asked to stop.
+// provider is asked to stop or the running operation is past its timeout.
 #pragma once
 
 #include <lua.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,9 +21,17 @@ using StatePtr = std::unique_ptr<lua_State, StateCloser>;
 // The message a script sees when StopProvider interrupts it.
 inline constexpr const char* kStoppedMessage = "stopped by StopProvider";
 
-// Opens the sandboxed libraries into a new state. `stop` must outlive the state; once it reads
-// true, running Lua code raises kStoppedMessage. Throws std::runtime_error when Lua cannot
-// allocate the state or its libraries.
-StatePtr new_sandboxed_state(const std::atomic<bool>* stop);
+// What the count hook checks while Lua code runs.
+struct RunLimits {
+  // Once it reads true, running Lua code raises kStoppedMessage.
+  const std::atomic<bool>* stop = nullptr;
+  // While set, Lua code running past this moment raises `deadline_message`.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::string deadline_message;
+};
+
+// Opens the sandboxed libraries into a new state checked against `limits`, which must outlive
+// it. Throws std::runtime_error when Lua cannot allocate the state or its libraries.
+StatePtr new_sandboxed_state(RunLimits* limits);
 
 }  // namespace luaform::lua

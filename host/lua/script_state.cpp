@@ -4,6 +4,7 @@
 #include <variant>
 #include <vector>
 
+#include "host/engine/duration.h"
 #include "host/lua/guarded.h"
 #include "host/lua/json_conversion.h"
 #include "host/lua/module_loader.h"
@@ -33,11 +34,46 @@ std::string describe_returned(lua_State* L, int index) {
   return luaL_typename(L, index);
 }
 
+// The timeout that bounds `op` (create, read, update, delete; a data source's read), or nullopt
+// for calls that have none.
+std::optional<engine::Duration> timeout_of(engine::Operation op, const engine::ResourceData& d) {
+  switch (op) {
+    case engine::Operation::Create:
+    case engine::Operation::Read:
+    case engine::Operation::Update:
+    case engine::Operation::Delete:
+    case engine::Operation::ReadData:
+      return d.timeout(engine::operation_name(op));
+    default:
+      return std::nullopt;
+  }
+}
+
+// Sets the deadline of a call for its duration.
+class DeadlineScope {
+ public:
+  DeadlineScope(RunLimits& limits, engine::Operation op, const engine::ResourceData& d)
+      : limits_(limits) {
+    if (auto timeout = timeout_of(op, d)) {
+      limits_.deadline = std::chrono::steady_clock::now() + *timeout;
+      limits_.deadline_message = std::string(engine::operation_name(op)) +
+                                 " did not finish within its timeout of " +
+                                 engine::format_duration(*timeout);
+    }
+  }
+  ~DeadlineScope() { limits_.deadline.reset(); }
+  DeadlineScope(const DeadlineScope&) = delete;
+  DeadlineScope& operator=(const DeadlineScope&) = delete;
+
+ private:
+  RunLimits& limits_;
+};
+
 }  // namespace
 
 ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop,
                          LoadReport* report)
-    : scripts_(scripts), state_(new_sandboxed_state(stop)) {
+    : scripts_(scripts), limits_{stop, std::nullopt, {}}, state_(new_sandboxed_state(&limits_)) {
   lua_State* L = state_.get();
   if (auto failure = protected_run(L, [this](lua_State* S) {
         install_module_loader(S, scripts_);
@@ -147,6 +183,7 @@ std::optional<std::string> ScriptState::call(engine::Operation op, const std::st
   }
   const Definition& definition = it->second;
   const char* function = engine::operation_name(op);
+  const DeadlineScope deadline(limits_, op, d);
   return protected_run(state_.get(), [&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     if (lua_getfield(S, -1, function) != LUA_TFUNCTION) {

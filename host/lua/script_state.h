@@ -70,6 +70,7 @@ class ScriptState {
             LoadReport* report);
 
   const ScriptSet& scripts_;
+  RunLimits limits_;  // before state_: the state's hook reads it until the state is closed
   StatePtr state_;
   std::optional<Definition> provider_;
   std::map<std::string, Definition> resources_;

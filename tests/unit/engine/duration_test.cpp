@@ -20,3 +20,14 @@ TEST_CASE("anything else is not a duration") {
     CHECK_MESSAGE(!parse_duration(bad).has_value(), bad);
   }
 }
+
+TEST_CASE("format_duration writes what parse_duration reads, to the millisecond") {
+  CHECK(format_duration(20min) == "20m0s");
+  CHECK(format_duration(1h + 5s) == "1h0m5s");
+  CHECK(format_duration(1500ms) == "1.5s");
+  CHECK(format_duration(250ms) == "0.25s");
+  CHECK(format_duration(Duration::zero()) == "0s");
+  for (Duration d : {Duration(90250ms), Duration(26h), Duration(1ms)}) {
+    CHECK(parse_duration(format_duration(d)) == d);
+  }
+}

@@ -239,6 +239,35 @@ return tf.resource {
   CHECK(d.id() == "spinning");
 }
 
+TEST_CASE("an operation running past its timeout is ended with an error saying so") {
+  ProviderDir dir;
+  dir.write("resource_slow.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {},
+  timeouts = { create = "200ms" },
+  create = function(d)
+    d:set_id("slow")
+    local co = coroutine.wrap(function() while true do end end)
+    co()
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance i(*logic, "test_slow");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  const auto started = std::chrono::steady_clock::now();
+  auto diags = logic->call(Operation::Create, "test_slow", d);
+  const auto took = std::chrono::steady_clock::now() - started;
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].detail ==
+        "resource_slow.lua:8: resource_slow.lua:7: create did not finish within its timeout of "
+        "0.2s");
+  CHECK(d.id() == "slow");
+  CHECK(took < std::chrono::seconds(10));  // ended by the deadline, not by the test's patience
+}
+
 TEST_CASE("stop also interrupts a loop inside a coroutine") {
   ProviderDir dir;
   dir.write("resource_co.lua", R"(local tf = require("luaform")

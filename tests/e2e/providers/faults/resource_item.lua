@@ -3,6 +3,7 @@
 --   fail-create  create fails after d:set_id
 --   fail-update  update writes the file and records "value", then fails
 --   fail-delete  delete fails and leaves the file
+--   hang-create  create never returns after d:set_id (its timeout ends it)
 local tf = require("luaform")
 
 local function armed(marker)
@@ -40,6 +41,9 @@ return tf.resource {
     d:set("create_timeout", d:timeout("create"))
     if armed("fail-create") then
       error("the service failed after creating " .. d:id())
+    end
+    if armed("hang-create") then
+      while true do end
     end
   end,
   -- The plan shows the next revision as a known number rather than "known after apply", and a
