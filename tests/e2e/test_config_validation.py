@@ -1,6 +1,7 @@
 """Configuration checks with the real CLI: validate functions, conflicts_with, required_with,
 exactly_one_of, deprecated and removed arguments and block counts, each reported by
-`validate -json` at the line of the offending argument in main.tf."""
+`validate -json` at the line of the offending argument in main.tf; the same for the provider's
+own arguments, whose defaults may come from the environment."""
 import pytest
 
 from harness import parse_json, required_providers, resources
@@ -116,3 +117,32 @@ resource "checks_database" "db" {
     values = resources(checks.state())["checks_database.db"]["values"]
     assert values["port"] == 6000
     assert checks.plan_exit_code() == 0
+
+
+@pytest.mark.parametrize("arguments, summary, detail, line", [
+    ('  region = "Mars"', "region: must look like eu-1", "", 'region = "Mars"'),
+    ('  token = "t"\n  token_file = "f"', "Conflicting configuration arguments",
+     '"token": conflicts with token_file', 'token = "t"'),
+], ids=["validate", "conflicts_with"])
+def test_the_provider_configuration_is_checked_at_its_argument(checks, arguments, summary,
+                                                               detail, line):
+    checks.write(database('  engine = "mysql"') + f'\nprovider "checks" {{\n{arguments}\n}}\n')
+
+    found = [d for d in diagnostics(checks) if d["severity"] == "error"]
+
+    assert len(found) == 1, found
+    assert (found[0]["summary"], found[0]["detail"]) == (summary, detail)
+    assert found[0]["range"]["start"]["line"] == line_of(checks, line)
+
+
+@pytest.mark.parametrize("environment, region", [(None, "eu-1"), ("us-2", "us-2")],
+                         ids=["fallback", "environment"])
+def test_a_provider_default_comes_from_the_environment_and_reaches_resources(
+        checks, monkeypatch, environment, region):
+    if environment:
+        monkeypatch.setenv("CHECKS_REGION", environment)
+    else:
+        monkeypatch.delenv("CHECKS_REGION", raising=False)
+    checks.write(database('  engine = "mysql"'))
+    checks.apply()
+    assert resources(checks.state())["checks_database.db"]["values"]["region"] == region

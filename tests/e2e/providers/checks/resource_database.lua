@@ -32,6 +32,7 @@ return tf.resource {
     password = tf.string { optional = true, sensitive = true, required_with = { "user" } },
     size = tf.number { optional = true, deprecated = "size is ignored; storage grows by itself" },
     legacy = tf.bool { optional = true, removed = "legacy was removed in 2.0: delete the line" },
+    region = tf.string { computed = true, description = "The provider's region" },
     replica = tf.list_block {
       max_items = 2,
       schema = {
@@ -39,9 +40,10 @@ return tf.resource {
       },
     },
   },
-  create = function(d)
+  create = function(d, client)
     write(d)
     d:set_id(d:get("name"))
+    d:set("region", client.region)
   end,
   read = function(d)
     local file = io.open("db-" .. d:id() .. ".txt")
