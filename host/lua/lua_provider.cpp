@@ -66,6 +66,10 @@ class LuaProvider : public engine::ProviderLogic {
     auto schema = report_.schema.resources.find(type_name);
     if (schema == report_.schema.resources.end()) return std::nullopt;
     auto state = pool_->borrow();
+    // Upgrade functions may call the API (helper/schema passes them the client too); before
+    // ConfigureProvider they get nil.
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
     return state->upgrade(type_name, from_version, schema->second.version, raw_json, current,
                           diags);
   }

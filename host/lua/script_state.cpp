@@ -366,8 +366,9 @@ std::optional<engine::Value> ScriptState::upgrade(const std::string& type_name,
                                  "] turns a version " + std::to_string(v) + " state into version " +
                                  std::to_string(v + 1) + ")");
       }
-      lua_insert(S, -2);  // function, state
-      lua_call(S, 1, 1);
+      lua_insert(S, -2);                               // function, state
+      lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil before configure
+      lua_call(S, 2, 1);
       if (!lua_istable(S, -1)) {
         throw std::runtime_error(definition.display + ": upgrade[" + std::to_string(v) +
                                  "] must return the upgraded state table, not a " +

@@ -377,6 +377,43 @@ return tf.resource {
   CHECK(all_text(wrong).find("must return the upgraded state table") != std::string::npos);
 }
 
+TEST_CASE("upgrade functions get the configured client, or nil before configure") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.provider {
+  schema = { unit = tf.number { optional = true } },
+  configure = function(config) return { unit = config.unit } end,
+}
+)");
+  dir.write("resource_vm.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema_version = 1,
+  schema = { size = tf.number { required = true } },
+  upgrade = { [0] = function(raw, client)
+    raw.size = raw.size * (client and client.unit or -1)
+    return raw
+  end },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance vm(*logic, "test_vm");
+  engine::Diagnostics diags;
+  auto before = logic->upgrade_state("test_vm", 0, R"({"id":"x","size":2})", vm.type, diags);
+  REQUIRE(before.has_value());
+  CHECK(before->get_attribute("size") == engine::Value::number(-2));
+  const engine::Type provider_type = logic->schema().provider.block.implied_type();
+  REQUIRE_FALSE(
+      logic
+          ->configure(engine::Value::object(provider_type, {{"unit", engine::Value::number(1024)}}))
+          .has_errors());
+  auto after = logic->upgrade_state("test_vm", 0, R"({"id":"x","size":2})", vm.type, diags);
+  REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+  REQUIRE(after.has_value());
+  CHECK(after->get_attribute("size") == engine::Value::number(2048));
+}
+
 TEST_CASE("upgrade options that cannot work are load errors") {
   const char* cases[][2] = {
       {"schema_version = -1,", "schema_version must be a whole number"},
