@@ -344,7 +344,8 @@ local function schema_problem(what, schema, reserve_id)
     if reserve_id and name == "id" then
       return what .. ': attribute "id" is reserved (every object has a computed id; use d:set_id)'
     end
-    if type(spec) ~= "table" or (spec.kind ~= "attribute" and spec.kind ~= "block") then
+    if type(spec) ~= "table" or (spec.kind ~= "attribute" and spec.kind ~= "block"
+        and spec.kind ~= "nested_attribute") then
       local hint = is_type(spec) and " (call it with options: tf.string { optional = true })"
         or ""
       return string.format(
@@ -414,6 +415,67 @@ end
 M.list_block = block("list")
 M.set_block = block("set")
 M.single_block = block("single")
+
+local NESTED_ATTRIBUTE_OPTIONS = {
+  schema = "table", deprecated = "string", required = "boolean", optional = "boolean",
+  computed = "boolean", sensitive = "boolean", force_new = "boolean",
+}
+
+-- The message for the first problem of a nested attribute's options, or nil.
+local function nested_attribute_problem(what, options)
+  if type(options) ~= "table" then
+    return string.format("%s expects an options table, as in %s { optional = true, schema = "
+      .. "{ ... } }", what, what)
+  end
+  local problem = unknown_key(what, options, spec_of({ description = true },
+    NESTED_ATTRIBUTE_OPTIONS)) or description_problem(what, options.description)
+  if problem then
+    return problem
+  end
+  for _, key in ipairs(sorted_keys(NESTED_ATTRIBUTE_OPTIONS)) do
+    if options[key] ~= nil and type(options[key]) ~= NESTED_ATTRIBUTE_OPTIONS[key] then
+      return string.format("%s: %s must be a %s, got %s", what, key,
+        NESTED_ATTRIBUTE_OPTIONS[key], type(options[key]))
+    end
+  end
+  if options.schema == nil then
+    return what .. ": schema is required, as in " .. what .. " { schema = { ... } }"
+  end
+  if not (options.required or options.optional or options.computed) then
+    return what .. ": set one of required, optional or computed"
+  end
+  if options.required and (options.optional or options.computed) then
+    return what .. ": required cannot be combined with optional or computed"
+  end
+  for _, name in ipairs(sorted_keys(options.schema)) do
+    local spec = options.schema[name]
+    if type(spec) == "table" and spec.kind == "block" then
+      return string.format("%s: %q is a block; a nested attribute holds attributes only", what,
+        name)
+    end
+  end
+  return schema_problem(what, options.schema, false)
+end
+
+-- Nested attributes (protocol 6): structured values written as attributes,
+-- `rules = [{ port = 80 }]`, whose inner attributes have their own required, optional,
+-- computed and default. Unlike blocks they may be null, computed, or passed whole from a
+-- variable.
+local function nested_attribute(nesting)
+  local what = "tf." .. nesting .. "_nested"
+  return function(options)
+    local problem = nested_attribute_problem(what, options)
+    if problem then
+      error(problem, CALLER)
+    end
+    return spec_of({ kind = "nested_attribute", nesting = nesting }, options)
+  end
+end
+
+M.single_nested = nested_attribute("single")
+M.list_nested = nested_attribute("list")
+M.set_nested = nested_attribute("set")
+M.map_nested = nested_attribute("map")
 
 -- Validates a definition table and returns a tagged copy. `functions` maps each function
 -- field to true when it is required.

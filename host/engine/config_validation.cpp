@@ -52,9 +52,9 @@ class Validator {
     for (const auto& attr : block.attributes) {
       attribute(attr, object.get_attribute(attr.name), child_path(path, AttributeName{attr.name}));
     }
-    for (const auto& nested : block.blocks) {
-      nested_block(nested, object.get_attribute(nested.type_name),
-                   child_path(path, AttributeName{nested.type_name}));
+    for (const NestedBlock* nested : block.nested_objects()) {
+      nested_block(*nested, object.get_attribute(nested->type_name),
+                   child_path(path, AttributeName{nested->type_name}));
     }
   }
 

@@ -51,7 +51,10 @@ bool has_equivalence(const Block& block) {
   return std::any_of(block.attributes.begin(), block.attributes.end(),
                      [](const Attribute& a) { return a.has_equivalence; }) ||
          std::any_of(block.blocks.begin(), block.blocks.end(),
-                     [](const NestedBlock& nb) { return has_equivalence(nb.block); });
+                     [](const NestedBlock& nb) { return has_equivalence(nb.block); }) ||
+         std::any_of(block.attributes.begin(), block.attributes.end(), [](const Attribute& a) {
+           return a.nested && has_equivalence(a.nested->block);
+         });
 }
 
 Value keep_equivalent(const Block& block, const Value& earlier, const Value& later,
@@ -69,13 +72,13 @@ Value keep_equivalent(const Block& block, const Value& earlier, const Value& lat
       out = out.with_attribute(attr.name, before);
     }
   }
-  for (const auto& nested : block.blocks) {
-    if (!has_equivalence(nested.block)) continue;
-    const Type type = nested.implied_type();
-    out = out.with_attribute(nested.type_name,
-                             keep_in_nested(nested, attribute_of(earlier, nested.type_name, type),
-                                            attribute_of(out, nested.type_name, type), same,
-                                            child_path(path, AttributeName{nested.type_name})));
+  for (const NestedBlock* nested : block.nested_objects()) {
+    if (!has_equivalence(nested->block)) continue;
+    const Type type = nested->implied_type();
+    out = out.with_attribute(nested->type_name,
+                             keep_in_nested(*nested, attribute_of(earlier, nested->type_name, type),
+                                            attribute_of(out, nested->type_name, type), same,
+                                            child_path(path, AttributeName{nested->type_name})));
   }
   return out;
 }

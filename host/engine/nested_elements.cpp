@@ -77,11 +77,12 @@ bool from_config(const Block& block, const Value& planned, const Value& config) 
   for (const auto& attr : block.attributes) {
     const Value c = config.get_attribute(attr.name);
     if (attr.computed && c.is_null()) continue;
+    if (attr.nested) continue;  // compared element by element below
     if (planned.get_attribute(attr.name) != c) return false;
   }
-  for (const auto& nested : block.blocks) {
-    if (!nested_from_config(nested, planned.get_attribute(nested.type_name),
-                            config.get_attribute(nested.type_name))) {
+  for (const NestedBlock* nested : block.nested_objects()) {
+    if (!nested_from_config(*nested, planned.get_attribute(nested->type_name),
+                            config.get_attribute(nested->type_name))) {
       return false;
     }
   }

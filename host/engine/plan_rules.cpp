@@ -18,10 +18,12 @@ bool forces_new(const Attribute& attr, bool has_update) {
 
 // True when some attribute at any depth of `block` forces replacement when it changes.
 bool has_force_new(const Block& block) {
+  const auto objects = block.nested_objects();
   return std::any_of(block.attributes.begin(), block.attributes.end(),
                      [](const Attribute& a) { return a.force_new; }) ||
-         std::any_of(block.blocks.begin(), block.blocks.end(),
-                     [](const NestedBlock& nb) { return nb.force_new || has_force_new(nb.block); });
+         std::any_of(objects.begin(), objects.end(), [](const NestedBlock* nb) {
+           return nb->force_new || has_force_new(nb->block);
+         });
 }
 
 // Set elements have no address, so a set block's replacing change is found by comparing the
@@ -30,19 +32,21 @@ Value force_new_part(const Block& block, const Value& object) {
   if (!object.is_known() || object.is_null()) return object;
   Value out = object;
   for (const auto& attr : block.attributes) {
-    if (!attr.force_new) out = out.with_attribute(attr.name, Value::null(attr.type));
+    if (!attr.force_new && !attr.nested) {
+      out = out.with_attribute(attr.name, Value::null(attr.type));
+    }
   }
-  for (const auto& nested : block.blocks) {
-    if (nested.force_new) continue;
-    if (!has_force_new(nested.block)) {
-      out = out.with_attribute(nested.type_name, Value::null(nested.implied_type()));
+  for (const NestedBlock* nested : block.nested_objects()) {
+    if (nested->force_new) continue;
+    if (!has_force_new(nested->block)) {
+      out = out.with_attribute(nested->type_name, Value::null(nested->implied_type()));
       continue;
     }
     out = out.with_attribute(
-        nested.type_name,
-        map_nested_elements(nested, out.get_attribute(nested.type_name), Value(), Value(),
+        nested->type_name,
+        map_nested_elements(*nested, out.get_attribute(nested->type_name), Value(), Value(),
                             [&](const Value& e, const Value&, const Value&) {
-                              return force_new_part(nested.block, e);
+                              return force_new_part(nested->block, e);
                             }));
   }
   return out;
@@ -121,14 +125,14 @@ Value mark_computed_unknown(const Block& block, const Value& planned, const Valu
                             const Value& config, bool is_resource) {
   if (!planned.is_known() || planned.is_null()) return planned;
   Value out = planned;
-  for (const auto& nested : block.blocks) {
-    const std::string& name = nested.type_name;
-    const Type type = nested.implied_type();
+  for (const NestedBlock* nested : block.nested_objects()) {
+    const std::string& name = nested->type_name;
+    const Type type = nested->implied_type();
     out = out.with_attribute(
-        name, map_nested_elements(nested, out.get_attribute(name), attribute_of(prior, name, type),
+        name, map_nested_elements(*nested, out.get_attribute(name), attribute_of(prior, name, type),
                                   attribute_of(config, name, type),
                                   [&](const Value& e, const Value& p, const Value& c) {
-                                    return mark_computed_unknown(nested.block, e, p, c, false);
+                                    return mark_computed_unknown(nested->block, e, p, c, false);
                                   }));
   }
   const bool is_new = !prior.is_known() || prior.is_null();
@@ -146,16 +150,16 @@ void find_replacements(const Block& block, const Value& prior, const Value& plan
                        bool has_update, const AttributePath& path,
                        std::vector<AttributePath>& replacements) {
   for (const auto& attr : block.attributes) {
-    if (!forces_new(attr, has_update)) continue;
+    if (attr.nested || !forces_new(attr, has_update)) continue;  // nested: element by element
     if (attribute_of(prior, attr.name, attr.type) != attribute_of(planned, attr.name, attr.type)) {
       replacements.push_back(child_path(path, AttributeName{attr.name}));
     }
   }
-  for (const auto& nested : block.blocks) {
-    const Type type = nested.implied_type();
-    find_nested_replacements(nested, attribute_of(prior, nested.type_name, type),
-                             attribute_of(planned, nested.type_name, type), has_update,
-                             child_path(path, AttributeName{nested.type_name}), replacements);
+  for (const NestedBlock* nested : block.nested_objects()) {
+    const Type type = nested->implied_type();
+    find_nested_replacements(*nested, attribute_of(prior, nested->type_name, type),
+                             attribute_of(planned, nested->type_name, type), has_update,
+                             child_path(path, AttributeName{nested->type_name}), replacements);
   }
 }
 

@@ -26,13 +26,40 @@ bool has_dynamic_types(const Type& t) {
   }
 }
 
+bool block_uses_nested_attributes(const Block& block) {
+  for (const NestedBlock* nested : block.nested_objects()) {
+    if (block.find_attribute(nested->type_name)) return true;
+    if (block_uses_nested_attributes(nested->block)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool uses_nested_attributes(const ProviderSchema& schema) {
+  if (block_uses_nested_attributes(schema.provider.block)) return true;
+  for (const auto* schemas : {&schema.resources, &schema.data_sources}) {
+    for (const auto& [name, s] : *schemas) {
+      if (block_uses_nested_attributes(s.block)) return true;
+    }
+  }
+  return false;
+}
 
 Type Block::implied_type() const {
   std::map<std::string, Type> attrs;
   for (const Attribute& a : attributes) attrs.emplace(a.name, a.type);
   for (const NestedBlock& b : blocks) attrs.emplace(b.type_name, b.implied_type());
   return Type::object(std::move(attrs));
+}
+
+std::vector<const NestedBlock*> Block::nested_objects() const {
+  std::vector<const NestedBlock*> out;
+  for (const NestedBlock& b : blocks) out.push_back(&b);
+  for (const Attribute& a : attributes) {
+    if (a.nested) out.push_back(a.nested.get());
+  }
+  return out;
 }
 
 const Attribute* Block::find_attribute(const std::string& name) const {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,9 +15,11 @@
 
 namespace luaform::engine {
 
+struct NestedBlock;
+
 struct Attribute {
   std::string name;
-  Type type;
+  Type type;  // for a nested attribute: nested->implied_type()
   std::string description;
   bool description_markdown = false;
   bool required = false;
@@ -39,11 +42,13 @@ struct Attribute {
   std::vector<std::string> required_with;
   std::vector<std::string> exactly_one_of;
   std::vector<std::string> at_least_one_of;
+  // A protocol 6 nested attribute: its value is an object, or a list, set or map of objects,
+  // whose own attributes are in nested->block (nested->type_name is this attribute's name).
+  // Unlike a nested block it is written `name = { ... }`, and may be null or computed.
+  std::shared_ptr<const NestedBlock> nested;
 };
 
 enum class NestingMode { Single, List, Set, Map, Group };
-
-struct NestedBlock;
 
 struct Block {
   std::vector<Attribute> attributes;
@@ -54,6 +59,9 @@ struct Block {
 
   // The object type of a value conforming to this block.
   Type implied_type() const;
+  // Whatever holds objects of an inner block: the nested blocks, then the nested attributes.
+  // The plan rules treat both alike, element by element.
+  std::vector<const NestedBlock*> nested_objects() const;
   const Attribute* find_attribute(const std::string& name) const;
   const NestedBlock* find_block(const std::string& name) const;
 };
@@ -87,5 +95,9 @@ struct ProviderSchema {
   std::map<std::string, Schema> resources;     // keyed by full type name ("local_file")
   std::map<std::string, Schema> data_sources;  // keyed by full type name
 };
+
+// True when some resource, data source or the provider uses nested attributes, which only
+// protocol 6 can describe.
+bool uses_nested_attributes(const ProviderSchema& schema);
 
 }  // namespace luaform::engine

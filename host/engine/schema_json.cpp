@@ -50,8 +50,17 @@ void put_flag(json& out, const char* name, bool value) {
 }
 
 json attribute_json(const Attribute& a) {
-  // The type goes through the cty type codec the protocol uses, so both agree by construction.
-  json out = {{"type", json::parse(encode_type_json(a.type))}};
+  json out = json::object();
+  if (a.nested) {
+    json& nested = out["nested_type"];
+    for (const auto& inner : a.nested->block.attributes) {
+      nested["attributes"][inner.name] = attribute_json(inner);
+    }
+    nested["nesting_mode"] = nesting_name(a.nested->nesting);
+  } else {
+    // Through the cty type codec the protocol uses, so both agree by construction.
+    out["type"] = json::parse(encode_type_json(a.type));
+  }
   put_description(out, a.description, a.description_markdown);
   put_deprecation(out, a.deprecated);
   put_flag(out, "required", a.required);

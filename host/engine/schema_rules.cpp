@@ -11,6 +11,11 @@ void serve_block(Block& block) {
       attr.optional = true;
       attr.computed = true;
     }
+    if (attr.nested) {
+      auto served = std::make_shared<NestedBlock>(*attr.nested);
+      serve_block(served->block);
+      attr.nested = std::move(served);
+    }
   }
   for (auto& nested : block.blocks) serve_block(nested.block);
 }
@@ -74,13 +79,13 @@ Value with_defaults(const Block& block, const Value& object, const Value& config
       out = out.with_attribute(attr.name, *attr.default_value);
     }
   }
-  for (const auto& nested : block.blocks) {
+  for (const NestedBlock* nested : block.nested_objects()) {
     out = out.with_attribute(
-        nested.type_name,
-        map_nested_elements(nested, out.get_attribute(nested.type_name), Value(),
-                            config.get_attribute(nested.type_name),
+        nested->type_name,
+        map_nested_elements(*nested, out.get_attribute(nested->type_name), Value(),
+                            config.get_attribute(nested->type_name),
                             [&](const Value& element, const Value&, const Value& configured) {
-                              return with_defaults(nested.block, element, configured);
+                              return with_defaults(nested->block, element, configured);
                             }));
   }
   return out;
@@ -133,6 +138,7 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     if (attr.computed && !attr.optional && attr.force_new) {
       diags.error(what + " is computed only, so it cannot force a new resource", {}, path);
     }
+    if (attr.nested) validate_block(attr.nested->block, where + "." + attr.name, diags);
   }
   for (const auto& nested : block.blocks) {
     if (block.find_attribute(nested.type_name)) {

@@ -207,7 +207,8 @@ engine::NestingMode nesting_mode(lua_State* L, int index, const std::string& nam
   if (nesting == "list") return engine::NestingMode::List;
   if (nesting == "set") return engine::NestingMode::Set;
   if (nesting == "single") return engine::NestingMode::Single;
-  fail(name, "unknown block nesting \"" + nesting + "\"");
+  if (nesting == "map") return engine::NestingMode::Map;
+  fail(name, "unknown nesting \"" + nesting + "\"");
 }
 
 void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where);
@@ -238,6 +239,42 @@ engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string
   return nested;
 }
 
+// A nested attribute spec (protocol 6): { kind = "nested_attribute", nesting = "single" |
+// "list" | "set" | "map", schema = { attributes only }, required = true, ... }.
+Attribute read_nested_attribute(lua_State* L, int index, const std::string& name,
+                                const std::string& short_name) {
+  index = lua_absindex(L, index);
+  luaL_checkstack(L, 4, "attributes nested too deeply");
+  Attribute a;
+  a.required = flag(L, index, "required");
+  a.optional = flag(L, index, "optional");
+  a.computed = flag(L, index, "computed");
+  a.sensitive = flag(L, index, "sensitive");
+  a.force_new = flag(L, index, "force_new");
+  std::tie(a.description, a.description_markdown) = description(L, index, name);
+  a.deprecated = text(L, index, "deprecated", name);
+  if (!a.required && !a.optional && !a.computed) {
+    fail(name, "set one of required, optional or computed");
+  }
+  if (a.required && (a.optional || a.computed)) {
+    fail(name, "required cannot be combined with optional or computed");
+  }
+  auto nested = std::make_shared<engine::NestedBlock>();
+  nested->type_name = short_name;
+  nested->nesting = nesting_mode(L, index, name);
+  nested->force_new = a.force_new;
+  lua_getfield(L, index, "schema");
+  if (!lua_istable(L, -1)) fail(name, "a nested attribute needs a schema table");
+  read_block(L, lua_gettop(L), nested->block, name + ".");
+  lua_pop(L, 1);
+  if (!nested->block.blocks.empty()) {
+    fail(name, "a nested attribute holds attributes only, not blocks");
+  }
+  a.type = nested->implied_type();
+  a.nested = std::move(nested);
+  return a;
+}
+
 // Reads the attributes and blocks of the `schema = { ... }` table at `schema_index`.
 void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where) {
   lua_pushnil(L);
@@ -246,9 +283,13 @@ void read_block(lua_State* L, int schema_index, engine::Block& block, const std:
       throw std::runtime_error("schema keys must be attribute names (strings)");
     }
     const std::string name = where + lua_tostring(L, -2);
-    if (kind_of(L, -1) == "block") {
+    const std::string kind = kind_of(L, -1);
+    if (kind == "block") {
       block.blocks.push_back(read_nested_block(L, -1, name));
       block.blocks.back().type_name = lua_tostring(L, -2);
+    } else if (kind == "nested_attribute") {
+      block.attributes.push_back(read_nested_attribute(L, -1, name, lua_tostring(L, -2)));
+      block.attributes.back().name = lua_tostring(L, -2);
     } else {
       block.attributes.push_back(read_attribute(L, -1, name));
       block.attributes.back().name = lua_tostring(L, -2);

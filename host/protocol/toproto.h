@@ -75,7 +75,9 @@ auto nesting_mode(engine::NestingMode mode) {
     case engine::NestingMode::Map:
       return ProtoNesting::MAP;
     case engine::NestingMode::Group:
-      return ProtoNesting::GROUP;
+      // Schema.Object (nested attributes) has no GROUP; the schema reader never makes one.
+      if constexpr (requires { ProtoNesting::GROUP; }) return ProtoNesting::GROUP;
+      break;
   }
   return ProtoNesting::INVALID;
 }
@@ -90,7 +92,22 @@ void description_kind(bool markdown, ProtoMessage* out) {
 template <class ProtoAttribute>
 void schema_attribute(const engine::Attribute& a, ProtoAttribute* out) {
   out->set_name(a.name);
-  out->set_type(engine::encode_type_json(a.type));
+  // A nested attribute is described by nested_type instead of a type (protocol 6 only; the
+  // protocol 5 server refuses such schemas, see provider_schema).
+  if constexpr (requires { out->mutable_nested_type(); }) {
+    if (a.nested) {
+      auto* object = out->mutable_nested_type();
+      for (const auto& inner : a.nested->block.attributes) {
+        schema_attribute(inner, object->add_attributes());
+      }
+      using ProtoObject = std::remove_pointer_t<decltype(object)>;
+      object->set_nesting(nesting_mode<ProtoObject>(a.nested->nesting));
+    } else {
+      out->set_type(engine::encode_type_json(a.type));
+    }
+  } else {
+    out->set_type(engine::encode_type_json(a.type));
+  }
   out->set_description(a.description);
   description_kind(a.description_markdown, out);
   out->set_required(a.required);
@@ -131,6 +148,20 @@ void schema(const engine::Schema& s, ProtoSchema* out) {
 template <class ProtoResponse>
 void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* out) {
   server_capabilities(r.capabilities, out->mutable_server_capabilities());
+  using ProtoAttribute =
+      std::remove_pointer_t<decltype(out->mutable_provider()->mutable_block()->add_attributes())>;
+  if constexpr (!requires(ProtoAttribute a) { a.mutable_nested_type(); }) {
+    if (r.schema != nullptr && engine::uses_nested_attributes(*r.schema)) {
+      engine::Diagnostics refused = r.diagnostics;
+      refused.error("This provider needs protocol 6",
+                    "Some of its schemas use nested attributes (tf.list_nested and the like), "
+                    "which protocol 5 cannot describe. Use a CLI that speaks protocol 6 "
+                    "(OpenTofu, or Terraform 1.0 and later).");
+      schema(engine::Schema{}, out->mutable_provider());
+      diagnostics(refused, out);
+      return;
+    }
+  }
   if (r.schema != nullptr) {
     schema(r.schema->provider, out->mutable_provider());
     auto& resources = *out->mutable_resource_schemas();

@@ -93,6 +93,14 @@ def required_providers(*names: str, version: str | None = None) -> str:
     return "terraform {\n  required_providers {\n" + "\n".join(entries) + "\n  }\n}\n"
 
 
+def run_schema(binary) -> subprocess.CompletedProcess:
+    """Runs `terraform-provider-NAME --schema`."""
+    # Started by hand (no TF_/PLUGIN_ variables), as a provider author would.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
+    return subprocess.run([str(binary), "--schema"], env=env, text=True, capture_output=True,
+                          timeout=60, check=False)
+
+
 def faults_item(value: str = "a", body: str = "") -> str:
     """A configuration with one faults_item named "one" (tests/e2e/providers/faults)."""
     return required_providers("faults") + f"""

@@ -1,17 +1,8 @@
 """`terraform-provider-NAME --schema`: the schema the CLI sees, printed without a CLI, in the
 shape of `providers schema -json`."""
 import json
-import os
-import subprocess
 
-from harness import SOURCE_PREFIX, parse_json, required_providers
-
-
-def run_schema(binary):
-    # Started by hand (no TF_/PLUGIN_ variables), as a provider author would.
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
-    return subprocess.run([str(binary), "--schema"], env=env, text=True, capture_output=True,
-                          timeout=60, check=False)
+from harness import SOURCE_PREFIX, parse_json, required_providers, run_schema
 
 
 def test_schema_prints_what_the_cli_reports_for_the_provider(tofu, localfs_dir):

@@ -213,6 +213,68 @@ TEST_CASE("mistakes in a block's options are load errors at the line of the bloc
   }
 }
 
+TEST_CASE("tf.*_nested become nested attributes with inner attributes and their own flags") {
+  ProviderDir dir;
+  dir.write("resource_net.lua", R"(
+local tf = require("luaform")
+return tf.resource {
+  schema = {
+    subnets = tf.list_nested { optional = true, force_new = true, schema = {
+      cidr = tf.string { required = true },
+      gateway = tf.string { computed = true },
+    } },
+    peers = tf.set_nested { optional = true, schema = { name = tf.string { required = true } } },
+    labels = tf.map_nested { required = true, schema = { value = tf.string { optional = true } } },
+    dns = tf.single_nested { optional = true, computed = true, sensitive = true,
+      description = tf.markdown "The *DNS*", schema = { ttl = tf.number { optional = true } } },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const engine::Schema& s = logic->schema().resources.at("test_net");
+  const auto& subnets = attr(s, "subnets");
+  REQUIRE(subnets.nested != nullptr);
+  CHECK(subnets.nested->nesting == engine::NestingMode::List);
+  CHECK(subnets.nested->type_name == "subnets");
+  CHECK(subnets.force_new);
+  CHECK(subnets.nested->force_new);
+  CHECK(subnets.nested->block.find_attribute("gateway")->computed);
+  CHECK(subnets.type == Type::list(subnets.nested->block.implied_type()));
+  CHECK(attr(s, "peers").nested->nesting == engine::NestingMode::Set);
+  CHECK(attr(s, "labels").nested->nesting == engine::NestingMode::Map);
+  CHECK(attr(s, "labels").required);
+  const auto& dns = attr(s, "dns");
+  CHECK(dns.nested->nesting == engine::NestingMode::Single);
+  CHECK((dns.optional && dns.computed && dns.sensitive && dns.description_markdown));
+  CHECK(dns.type == dns.nested->block.implied_type());
+}
+
+TEST_CASE("mistakes in a nested attribute's options are load errors at its line") {
+  const char* cases[][2] = {
+      {"tf.list_nested { schema = {} }", "set one of required, optional or computed"},
+      {"tf.list_nested { optional = true }", "schema is required"},
+      {"tf.set_nested { optional = true, max_items = 2, schema = {} }",
+       "unknown option \"max_items\""},
+      {"tf.map_nested { required = true, computed = true, schema = {} }",
+       "required cannot be combined"},
+      {"tf.list_nested { optional = true, schema = { b = tf.list_block { schema = {} } } }",
+       "\"b\" is a block; a nested attribute holds attributes only"},
+  };
+  for (const auto& [spec, expected] : cases) {
+    ProviderDir dir;
+    dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\n"
+                                            "local b = ") +
+                                    spec +
+                                    "\nreturn tf.resource { schema = {}, create = function() end, "
+                                    "read = function() end, delete = function() end }\n");
+    const std::string text = all_text(dir.load()->load_diagnostics());
+    CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, text);
+    CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
+  }
+}
+
 TEST_CASE("a default function runs once at load; tf.env makes a required attribute optional") {
   ::setenv("LUAFORM_TEST_TOKEN_SET", "s3cret", 1);
   ::unsetenv("LUAFORM_TEST_TOKEN_UNSET");

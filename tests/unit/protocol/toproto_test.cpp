@@ -159,6 +159,44 @@ TEST_CASE("a schema that failed to load still sends a provider block beside the 
   CHECK(resp.diagnostics(0).summary() == "syntax error in widget.lua");
 }
 
+TEST_CASE("nested attributes are sent as nested_type on v6 and refused on v5") {
+  auto nested = std::make_shared<engine::NestedBlock>();
+  nested->type_name = "subnets";
+  nested->nesting = engine::NestingMode::List;
+  engine::Attribute cidr;
+  cidr.name = "cidr";
+  cidr.type = Type::string();
+  cidr.required = true;
+  nested->block.attributes = {cidr};
+  engine::Attribute subnets;
+  subnets.name = "subnets";
+  subnets.type = nested->implied_type();
+  subnets.optional = true;
+  subnets.nested = nested;
+  engine::ProviderSchema declared;
+  declared.resources["test_net"].block.attributes = {subnets};
+  engine::GetProviderSchemaResponse response;
+  response.schema = &declared;
+
+  tfplugin6::GetProviderSchema::Response v6;
+  toproto::provider_schema(response, &v6);
+  CHECK(v6.diagnostics_size() == 0);
+  const auto& attr = v6.resource_schemas().at("test_net").block().attributes(0);
+  CHECK(attr.type().empty());
+  CHECK(attr.nested_type().nesting() == tfplugin6::Schema::Object::LIST);
+  REQUIRE(attr.nested_type().attributes_size() == 1);
+  CHECK(attr.nested_type().attributes(0).name() == "cidr");
+  CHECK(attr.nested_type().attributes(0).type() == "\"string\"");
+  CHECK(attr.nested_type().attributes(0).required());
+
+  tfplugin5::GetProviderSchema::Response v5;
+  toproto::provider_schema(response, &v5);
+  REQUIRE(v5.diagnostics_size() == 1);
+  CHECK(v5.diagnostics(0).summary() == "This provider needs protocol 6");
+  CHECK(v5.resource_schemas().empty());
+  CHECK(v5.has_provider());
+}
+
 TEST_CASE("dynamic values prefer msgpack and fall back to JSON") {
   tfplugin6::DynamicValue out;
   toproto::dynamic_value(engine::DynamicValue{"\x81", "{}"}, &out);
