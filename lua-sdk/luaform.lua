@@ -360,25 +360,35 @@ local BLOCK_OPTIONS = {
   optional = "boolean", force_new = "boolean", min_items = "number", max_items = "number",
 }
 
--- The message for the first problem of a block's options, or nil when they are valid.
-local function block_problem(what, nesting, options)
+-- The message for the first problem of a table of options whose fields have the Lua types
+-- `typed` names (plus a description and a required schema), or nil.
+local function structured_options_problem(what, options, typed, example)
   if type(options) ~= "table" then
-    return string.format("%s expects an options table, as in %s { schema = { ... } }", what, what)
+    return string.format("%s expects an options table, as in %s %s", what, what, example)
   end
-  local allowed = spec_of({ description = true }, BLOCK_OPTIONS)
-  local problem = unknown_key(what, options, allowed)
+  local problem = unknown_key(what, options, spec_of({ description = true }, typed))
     or description_problem(what, options.description)
   if problem then
     return problem
   end
-  for _, key in ipairs(sorted_keys(BLOCK_OPTIONS)) do
-    if options[key] ~= nil and type(options[key]) ~= BLOCK_OPTIONS[key] then
-      return string.format("%s: %s must be a %s, got %s", what, key, BLOCK_OPTIONS[key],
+  for _, key in ipairs(sorted_keys(typed)) do
+    if options[key] ~= nil and type(options[key]) ~= typed[key] then
+      return string.format("%s: %s must be a %s, got %s", what, key, typed[key],
         type(options[key]))
     end
   end
   if options.schema == nil then
     return what .. ": schema is required, as in " .. what .. " { schema = { ... } }"
+  end
+  return nil
+end
+
+-- The message for the first problem of a block's options, or nil when they are valid.
+local function block_problem(what, nesting, options)
+  local problem = structured_options_problem(what, options, BLOCK_OPTIONS,
+    "{ schema = { ... } }")
+  if problem then
+    return problem
   end
   if options.required and options.optional then
     return what .. ": required and optional cannot both be set"
@@ -401,15 +411,20 @@ end
 
 -- Nested blocks: configuration written as `disk { size = 10 }` blocks, as many as the nesting
 -- allows. Inside the schema go attributes and further blocks.
-local function block(nesting)
-  local what = "tf." .. nesting .. "_block"
+-- A constructor checking its options with problem_of(what, nesting, options) and returning
+-- them tagged with `kind` and `nesting`.
+local function structured(kind, nesting, what, problem_of)
   return function(options)
-    local problem = block_problem(what, nesting, options)
+    local problem = problem_of(what, nesting, options)
     if problem then
       error(problem, CALLER)
     end
-    return spec_of({ kind = "block", nesting = nesting }, options)
+    return spec_of({ kind = kind, nesting = nesting }, options)
   end
+end
+
+local function block(nesting)
+  return structured("block", nesting, "tf." .. nesting .. "_block", block_problem)
 end
 
 M.list_block = block("list")
@@ -423,23 +438,10 @@ local NESTED_ATTRIBUTE_OPTIONS = {
 
 -- The message for the first problem of a nested attribute's options, or nil.
 local function nested_attribute_problem(what, options)
-  if type(options) ~= "table" then
-    return string.format("%s expects an options table, as in %s { optional = true, schema = "
-      .. "{ ... } }", what, what)
-  end
-  local problem = unknown_key(what, options, spec_of({ description = true },
-    NESTED_ATTRIBUTE_OPTIONS)) or description_problem(what, options.description)
+  local problem = structured_options_problem(what, options, NESTED_ATTRIBUTE_OPTIONS,
+    "{ optional = true, schema = { ... } }")
   if problem then
     return problem
-  end
-  for _, key in ipairs(sorted_keys(NESTED_ATTRIBUTE_OPTIONS)) do
-    if options[key] ~= nil and type(options[key]) ~= NESTED_ATTRIBUTE_OPTIONS[key] then
-      return string.format("%s: %s must be a %s, got %s", what, key,
-        NESTED_ATTRIBUTE_OPTIONS[key], type(options[key]))
-    end
-  end
-  if options.schema == nil then
-    return what .. ": schema is required, as in " .. what .. " { schema = { ... } }"
   end
   if not (options.required or options.optional or options.computed) then
     return what .. ": set one of required, optional or computed"
@@ -462,14 +464,8 @@ end
 -- computed and default. Unlike blocks they may be null, computed, or passed whole from a
 -- variable.
 local function nested_attribute(nesting)
-  local what = "tf." .. nesting .. "_nested"
-  return function(options)
-    local problem = nested_attribute_problem(what, options)
-    if problem then
-      error(problem, CALLER)
-    end
-    return spec_of({ kind = "nested_attribute", nesting = nesting }, options)
-  end
+  return structured("nested_attribute", nesting, "tf." .. nesting .. "_nested",
+    function(what, _, options) return nested_attribute_problem(what, options) end)
 end
 
 M.single_nested = nested_attribute("single")

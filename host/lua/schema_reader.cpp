@@ -120,6 +120,23 @@ std::vector<std::string> addresses(lua_State* L, int index, const char* field,
   return out;
 }
 
+// The options attributes and nested attributes share: the flags, description and deprecation.
+void read_common_options(lua_State* L, int index, const std::string& name, Attribute& a) {
+  a.required = flag(L, index, "required");
+  a.optional = flag(L, index, "optional");
+  a.computed = flag(L, index, "computed");
+  a.force_new = flag(L, index, "force_new");
+  a.sensitive = flag(L, index, "sensitive");
+  std::tie(a.description, a.description_markdown) = description(L, index, name);
+  a.deprecated = text(L, index, "deprecated", name);
+  if (!a.required && !a.optional && !a.computed) {
+    fail(name, "set one of required, optional or computed");
+  }
+  if (a.required && (a.optional || a.computed)) {
+    fail(name, "required cannot be combined with optional or computed");
+  }
+}
+
 // An attribute spec: { kind = "attribute", type = <descriptor>, required = true, ... }.
 Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   index = lua_absindex(L, index);
@@ -135,13 +152,7 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   lua_getfield(L, index, "type");
   a.type = read_type(L, -1, name);
   lua_pop(L, 1);
-  a.required = flag(L, index, "required");
-  a.optional = flag(L, index, "optional");
-  a.computed = flag(L, index, "computed");
-  a.force_new = flag(L, index, "force_new");
-  a.sensitive = flag(L, index, "sensitive");
-  std::tie(a.description, a.description_markdown) = description(L, index, name);
-  a.deprecated = text(L, index, "deprecated", name);
+  read_common_options(L, index, name, a);
   a.removed = text(L, index, "removed", name);
   lua_getfield(L, index, "validate");
   a.has_validate = lua_isfunction(L, -1) || (lua_istable(L, -1) && lua_rawlen(L, -1) > 0);
@@ -153,12 +164,6 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   a.required_with = addresses(L, index, "required_with", name);
   a.exactly_one_of = addresses(L, index, "exactly_one_of", name);
   a.at_least_one_of = addresses(L, index, "at_least_one_of", name);
-  if (!a.required && !a.optional && !a.computed) {
-    fail(name, "set one of required, optional or computed");
-  }
-  if (a.required && (a.optional || a.computed)) {
-    fail(name, "required cannot be combined with optional or computed");
-  }
   lua_getfield(L, index, "default");
   if (lua_isfunction(L, -1)) {
     // A default function runs once, here: a value it gives is the default, and a required
@@ -246,19 +251,7 @@ Attribute read_nested_attribute(lua_State* L, int index, const std::string& name
   index = lua_absindex(L, index);
   luaL_checkstack(L, 4, "attributes nested too deeply");
   Attribute a;
-  a.required = flag(L, index, "required");
-  a.optional = flag(L, index, "optional");
-  a.computed = flag(L, index, "computed");
-  a.sensitive = flag(L, index, "sensitive");
-  a.force_new = flag(L, index, "force_new");
-  std::tie(a.description, a.description_markdown) = description(L, index, name);
-  a.deprecated = text(L, index, "deprecated", name);
-  if (!a.required && !a.optional && !a.computed) {
-    fail(name, "set one of required, optional or computed");
-  }
-  if (a.required && (a.optional || a.computed)) {
-    fail(name, "required cannot be combined with optional or computed");
-  }
+  read_common_options(L, index, name, a);
   auto nested = std::make_shared<engine::NestedBlock>();
   nested->type_name = short_name;
   nested->nesting = nesting_mode(L, index, name);

@@ -57,6 +57,15 @@ struct EquivalenceFixture {
                                 {"mode", Value::string("0644")},
                                 {"rule", std::move(rule)}});
   }
+  // The plan of a create with `path`: what the provider computes is unknown.
+  Value planned_create(const std::string& path) const {
+    return Value::object(type, {{"id", Value::unknown(Type::string())},
+                                {"path", Value::string(path)},
+                                {"content", Value::string("x")},
+                                {"sha", Value::unknown(Type::string())},
+                                {"mode", Value::unknown(Type::string())},
+                                {"rule", rules({})}});
+  }
   Value config(const std::string& path, const std::string& content, Value rule) const {
     return Value::object(type, {{"path", Value::string(path)},
                                 {"content", Value::string(content)},
@@ -143,12 +152,7 @@ TEST_CASE("read keeps the stored spelling when the object reports an equivalent 
 TEST_CASE("apply keeps the planned spelling when the script sets an equivalent one") {
   EquivalenceFixture f;
   const Value config = f.config("/Data", "x", f.rules({}));
-  const Value planned = Value::object(f.type, {{"id", Value::unknown(Type::string())},
-                                               {"path", Value::string("/Data")},
-                                               {"content", Value::string("x")},
-                                               {"sha", Value::unknown(Type::string())},
-                                               {"mode", Value::unknown(Type::string())},
-                                               {"rule", f.rules({})}});
+  const Value planned = f.planned_create("/Data");
   f.logic->callbacks[Operation::Create] = [](ResourceData& d) {
     d.set_id("1");
     return d.set("path", Value::string("/data"));  // the API lower-cases paths
@@ -162,12 +166,7 @@ TEST_CASE("apply keeps the planned spelling when the script sets an equivalent o
 TEST_CASE("apply still reports a value that is not equivalent to the planned one") {
   EquivalenceFixture f;
   const Value config = f.config("/Data", "x", f.rules({}));
-  const Value planned = Value::object(f.type, {{"id", Value::unknown(Type::string())},
-                                               {"path", Value::string("/Data")},
-                                               {"content", Value::string("x")},
-                                               {"sha", Value::unknown(Type::string())},
-                                               {"mode", Value::unknown(Type::string())},
-                                               {"rule", f.rules({})}});
+  const Value planned = f.planned_create("/Data");
   f.logic->callbacks[Operation::Create] = [](ResourceData& d) {
     d.set_id("1");
     return d.set("path", Value::string("/elsewhere"));

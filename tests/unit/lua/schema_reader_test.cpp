@@ -18,6 +18,15 @@ const engine::Attribute& attr(const engine::Schema& s, const std::string& name) 
   return *a;
 }
 
+// The load diagnostics of a resource script whose line 2 is `local b = <spec>`.
+std::string load_errors_of_line_2(const std::string& spec) {
+  ProviderDir dir;
+  dir.write("resource_x.lua", "local tf = require(\"luaform\")\nlocal b = " + spec +
+                                  "\nreturn tf.resource { schema = {}, create = function() end, "
+                                  "read = function() end, delete = function() end }\n");
+  return all_text(dir.load()->load_diagnostics());
+}
+
 }  // namespace
 
 TEST_CASE("every SDK type and option becomes the engine attribute it names") {
@@ -200,14 +209,7 @@ TEST_CASE("mistakes in a block's options are load errors at the line of the bloc
       {"tf.object { Name = tf.string }", "lowercase letters"},
   };
   for (const auto& [spec, expected] : cases) {
-    ProviderDir dir;
-    dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\n"
-                                            "local b = ") +
-                                    spec +
-                                    "\nreturn tf.resource { schema = {}, create = function() end, "
-                                    "read = function() end, delete = function() end }\n");
-    auto logic = dir.load();
-    const std::string text = all_text(logic->load_diagnostics());
+    const std::string text = load_errors_of_line_2(spec);
     CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, text);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
   }
@@ -263,13 +265,7 @@ TEST_CASE("mistakes in a nested attribute's options are load errors at its line"
        "\"b\" is a block; a nested attribute holds attributes only"},
   };
   for (const auto& [spec, expected] : cases) {
-    ProviderDir dir;
-    dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\n"
-                                            "local b = ") +
-                                    spec +
-                                    "\nreturn tf.resource { schema = {}, create = function() end, "
-                                    "read = function() end, delete = function() end }\n");
-    const std::string text = all_text(dir.load()->load_diagnostics());
+    const std::string text = load_errors_of_line_2(spec);
     CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, text);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
   }
