@@ -117,6 +117,12 @@ def faults(make_tofu, test_provider) -> Tofu:
 
 
 @pytest.fixture
+def checks(make_tofu, test_provider) -> Tofu:
+    """A working directory using tests/e2e/providers/checks."""
+    return make_tofu({"checks": test_provider("checks")})
+
+
+@pytest.fixture
 def normal(make_tofu, test_provider) -> Tofu:
     """A working directory using tests/e2e/providers/normal."""
     return make_tofu({"normal": test_provider("normal")})

@@ -9,11 +9,6 @@ from harness import parse_json, required_providers, resources
 HEADER = required_providers("checks")
 
 
-@pytest.fixture
-def checks(make_tofu, test_provider):
-    return make_tofu({"checks": test_provider("checks")})
-
-
 def database(body: str) -> str:
     return HEADER + f"""
 resource "checks_database" "db" {{
