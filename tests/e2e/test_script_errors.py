@@ -83,3 +83,15 @@ resource "badsyntax_thing" "it" {
 
     line = marked_line(TEST_PROVIDERS_DIR / "badsyntax" / "resource_thing.lua", "syntax")
     assert_diagnostic_without_crash(result, "resource_thing.lua", line, "near")
+
+
+def test_declaring_id_is_an_error_naming_the_script(make_tofu, test_provider):
+    tofu = make_tofu({"badsyntax": test_provider("badsyntax")})
+    tofu.write(required_providers("badsyntax") + """
+resource "badsyntax_claims_id" "it" {}
+""")
+
+    result = tofu.run("plan", "-input=false", ok=(1,))
+
+    assert ('resource_claims_id.lua: tf.resource: attribute "id" is reserved'
+            in squash(result.stderr))
