@@ -345,12 +345,10 @@ TEST_CASE("d:partial and d:set_partial limit what a failed update saves") {
   d:set_partial("name")
   error("size could not be changed")
 end)");
-  Value prior = t.instance->object({{"id", Value::string("1")},
-                                    {"name", Value::string("a")},
-                                    {"size", Value::number(1)}});
-  Value planned = t.instance->object({{"id", Value::string("1")},
-                                      {"name", Value::string("b")},
-                                      {"size", Value::number(2)}});
+  Value prior = t.instance->object(
+      {{"id", Value::string("1")}, {"name", Value::string("a")}, {"size", Value::number(1)}});
+  Value planned = t.instance->object(
+      {{"id", Value::string("1")}, {"name", Value::string("b")}, {"size", Value::number(2)}});
   engine::ResourceData d(t.instance->schema, prior, planned, planned);
   REQUIRE(t.run(Operation::Update, d).has_errors());
   const Value saved = d.result_after_failure();
