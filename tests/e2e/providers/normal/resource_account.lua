@@ -22,6 +22,16 @@ local function store(d)
   for _, rule in ipairs(d:get("rule")) do
     lines[#lines + 1] = "host\t" .. without_final_dot(rule.host)
   end
+  -- Collections of primitives go through Lua tables both ways.
+  for key, value in pairs(d:get("tags")) do
+    lines[#lines + 1] = "tag\t" .. key .. "=" .. value
+  end
+  for _, alias in ipairs(d:get("aliases")) do
+    lines[#lines + 1] = "alias\t" .. alias
+  end
+  for _, port in ipairs(d:get("ports")) do
+    lines[#lines + 1] = "port\t" .. port
+  end
   local file = assert(io.open(record_path(d:id()), "w"))
   file:write(table.concat(lines, "\n"), "\n")
   file:close()
@@ -34,17 +44,27 @@ local function load(d)
     d:set_id("")
     return
   end
-  local rules = {}
+  local rules, tags, aliases, ports = {}, {}, {}, {}
   for line in file:lines() do
     local field, value = line:match("^(%w+)\t(.*)$")
     if field == "host" then
       rules[#rules + 1] = { host = value }
+    elseif field == "tag" then
+      local key, text = value:match("^(.-)=(.*)$")
+      tags[key] = text
+    elseif field == "alias" then
+      aliases[#aliases + 1] = value
+    elseif field == "port" then
+      ports[#ports + 1] = tonumber(value)
     elseif field then
       d:set(field, value)
     end
   end
   file:close()
   d:set("rule", rules)
+  d:set("tags", tags)
+  d:set("aliases", aliases)
+  d:set("ports", ports)
 end
 
 return tf.resource {
@@ -57,6 +77,9 @@ return tf.resource {
       state_func = function(v) return (v:gsub("%s+$", "")) end },
     -- Not sent to the API: the state keeps the configured number exactly as written.
     quota = tf.number { optional = true },
+    tags = tf.map(tf.string) { optional = true, default = {} },
+    aliases = tf.set(tf.string) { optional = true, default = {} },
+    ports = tf.list(tf.number) { optional = true, default = {} },
     rule = tf.list_block { schema = {
       host = tf.string { required = true, diff_suppress = function(_, old, new)
         return without_final_dot(old) == without_final_dot(new)
