@@ -2,6 +2,7 @@
 -- least one of email and webhook must be set; the webhook's secret is sensitive. Each object is
 -- a file, numbered by a counter so that a replacement shows as a new serial.
 local tf = require("luaform")
+local file_object = require("lib.file_object")
 
 local function next_serial()
   local file = io.open("alert-serial.txt")
@@ -30,14 +31,7 @@ return tf.resource {
     d:set_id(tostring(serial))
     d:set("serial", serial)
   end,
-  read = function(d)
-    local file = io.open("alert-" .. d:id() .. ".txt")
-    if not file then
-      d:set_id("")
-      return
-    end
-    file:close()
-  end,
+  read = file_object.read("alert"),
   delete = function(d)
     os.remove("alert-" .. d:id() .. ".txt")
   end,

@@ -1,6 +1,7 @@
 -- resource "checks_database": every kind of configuration check the SDK offers. The object
 -- itself is a file named after the database, so a valid configuration really applies.
 local tf = require("luaform")
+local file_object = require("lib.file_object")
 
 local function path(d)
   return "db-" .. d:get("name") .. ".txt"
@@ -45,14 +46,7 @@ return tf.resource {
     d:set_id(d:get("name"))
     d:set("region", client.region)
   end,
-  read = function(d)
-    local file = io.open("db-" .. d:id() .. ".txt")
-    if not file then
-      d:set_id("")
-      return
-    end
-    file:close()
-  end,
+  read = file_object.read("db"),
   update = function(d)
     write(d)
   end,
