@@ -17,22 +17,6 @@ bool is_set(const Value& v) {
   return !(v.is_known() && v.type().is_collection() && v.length() == 0);
 }
 
-// The dotted address ("disk.0.size") of a path, as conflicts_with and its kin name attributes.
-std::string address_of(const AttributePath& path) {
-  std::string out;
-  for (const auto& step : path) {
-    if (!out.empty()) out += '.';
-    if (const auto* name = std::get_if<AttributeName>(&step)) {
-      out += name->name;
-    } else if (const auto* key = std::get_if<ElementKey>(&step)) {
-      out += key->key;
-    } else {
-      out += std::to_string(std::get<ElementIndex>(step).index);
-    }
-  }
-  return out;
-}
-
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) {
@@ -107,7 +91,7 @@ class Validator {
   static std::vector<std::string> with_self(std::vector<std::string> group,
                                             const AttributePath& path) {
     if (group.empty()) return group;
-    const std::string self = address_of(path);
+    const std::string self = path_to_address(path);
     if (std::find(group.begin(), group.end(), self) == group.end()) group.push_back(self);
     return group;
   }

@@ -41,6 +41,21 @@ bool Diagnostics::has_errors() const {
                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+std::string path_to_address(const AttributePath& path) {
+  std::string out;
+  for (const auto& step : path) {
+    if (!out.empty()) out += '.';
+    if (const auto* name = std::get_if<AttributeName>(&step)) {
+      out += name->name;
+    } else if (const auto* key = std::get_if<ElementKey>(&step)) {
+      out += key->key;
+    } else {
+      out += std::to_string(std::get<ElementIndex>(step).index);
+    }
+  }
+  return out;
+}
+
 AttributePath child_path(const AttributePath& path, PathStep step) {
   AttributePath out = path;
   out.push_back(std::move(step));

@@ -25,6 +25,8 @@ using AttributePath = std::vector<PathStep>;
 
 // "disk[0].size" style rendering for messages.
 std::string path_to_string(const AttributePath& path);
+// "disk.0.size": the dotted address scripts and conflicts_with and its kin use.
+std::string path_to_address(const AttributePath& path);
 // `path` followed by one more step.
 AttributePath child_path(const AttributePath& path, PathStep step);
 

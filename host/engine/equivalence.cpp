@@ -48,13 +48,11 @@ Value keep_in_nested(const NestedBlock& nested, const Value& earlier, const Valu
 }  // namespace
 
 bool has_equivalence(const Block& block) {
+  const auto objects = block.nested_objects();
   return std::any_of(block.attributes.begin(), block.attributes.end(),
                      [](const Attribute& a) { return a.has_equivalence; }) ||
-         std::any_of(block.blocks.begin(), block.blocks.end(),
-                     [](const NestedBlock& nb) { return has_equivalence(nb.block); }) ||
-         std::any_of(block.attributes.begin(), block.attributes.end(), [](const Attribute& a) {
-           return a.nested && has_equivalence(a.nested->block);
-         });
+         std::any_of(objects.begin(), objects.end(),
+                     [](const NestedBlock* nb) { return has_equivalence(nb->block); });
 }
 
 Value keep_equivalent(const Block& block, const Value& earlier, const Value& later,

@@ -1,5 +1,7 @@
 #include "host/engine/schema.h"
 
+#include <algorithm>
+
 namespace luaform::engine {
 namespace {
 
@@ -27,11 +29,10 @@ bool has_dynamic_types(const Type& t) {
 }
 
 bool block_uses_nested_attributes(const Block& block) {
-  for (const NestedBlock* nested : block.nested_objects()) {
-    if (block.find_attribute(nested->type_name)) return true;
-    if (block_uses_nested_attributes(nested->block)) return true;
-  }
-  return false;
+  return std::any_of(block.attributes.begin(), block.attributes.end(),
+                     [](const Attribute& a) { return a.nested != nullptr; }) ||
+         std::any_of(block.blocks.begin(), block.blocks.end(),
+                     [](const NestedBlock& b) { return block_uses_nested_attributes(b.block); });
 }
 
 }  // namespace

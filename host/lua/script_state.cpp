@@ -34,6 +34,11 @@ std::string describe_returned(lua_State* L, int index) {
   return luaL_typename(L, index);
 }
 
+// `message` starting with the script's name, as Lua's own errors already do.
+std::string prefixed(const std::string& display, const std::string& message) {
+  return message.starts_with(display + ":") ? message : display + ": " + message;
+}
+
 // The timeout that bounds `op` (create, read, update, delete; a data source's read), or nullopt
 // for calls that have none.
 std::optional<engine::Duration> timeout_of(engine::Operation op, const engine::ResourceData& d) {
@@ -127,11 +132,12 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   });
 
   if (failure || !loaded) {
-    std::string detail = failure.value_or(display);
     // `return tf.resource { ... }` is a tail call, so an error raised by tf.resource has no
     // line to point at; the file name at least says where to look.
-    if (!detail.starts_with(display + ":")) detail = display + ": " + detail;
-    if (report) report->diagnostics.error("Cannot load " + display, detail);
+    if (report) {
+      report->diagnostics.error("Cannot load " + display,
+                                prefixed(display, failure.value_or(display)));
+    }
     return;
   }
   const std::string kind_name = expected;
@@ -240,26 +246,6 @@ void replace_with_attribute_spec(lua_State* S, const engine::AttributePath& path
   }
 }
 
-// "disk.0.size": the address form d:get takes, for diff_suppress's first argument.
-std::string dotted_address(const engine::AttributePath& path) {
-  std::string out;
-  for (const auto& step : path) {
-    if (!out.empty()) out += '.';
-    if (const auto* name = std::get_if<engine::AttributeName>(&step)) {
-      out += name->name;
-    } else if (const auto* key = std::get_if<engine::ElementKey>(&step)) {
-      out += key->key;
-    } else {
-      out += std::to_string(std::get<engine::ElementIndex>(step).index);
-    }
-  }
-  return out;
-}
-
-std::string prefixed(const std::string& display, const std::string& message) {
-  return message.starts_with(display + ":") ? message : display + ": " + message;
-}
-
 }  // namespace
 
 engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::string& type_name,
@@ -315,7 +301,7 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
     const int spec = lua_gettop(S);
     // diff_suppress(address, old, new) -> true when the two are the same value.
     if (lua_getfield(S, spec, "diff_suppress") == LUA_TFUNCTION) {
-      const std::string address = dotted_address(path);
+      const std::string address = engine::path_to_address(path);
       lua_pushlstring(S, address.data(), address.size());
       push_value(S, earlier);
       push_value(S, later);

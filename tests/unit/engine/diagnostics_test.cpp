@@ -12,6 +12,13 @@ TEST_CASE("paths render with dots for attributes and brackets for elements") {
   CHECK(path_to_string({AttributeName{"m"}, ElementKey{"a\"b"}}) == "m[\"a\\\"b\"]");
 }
 
+TEST_CASE("addresses join every step with dots, as scripts and conflicts_with write them") {
+  CHECK(path_to_address({}) == "");
+  CHECK(path_to_address({AttributeName{"disk"}, ElementIndex{0}, AttributeName{"size"}}) ==
+        "disk.0.size");
+  CHECK(path_to_address({AttributeName{"tags"}, ElementKey{"env"}}) == "tags.env");
+}
+
 TEST_CASE("only errors count as errors") {
   Diagnostics d;
   CHECK(d.empty());
