@@ -1,5 +1,6 @@
 #include "host/lua/json_conversion.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,31 @@ const char kNullSentinel = 0;
 
 void push_null_sentinel(lua_State* L) {
   lua_pushlightuserdata(L, const_cast<char*>(&kNullSentinel));
+}
+
+// The registry key of the metatable that marks a table as a JSON array (see json.array).
+const char kArrayMarker = 0;
+
+void mark_as_array(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kArrayMarker);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushliteral(L, "json array");
+    lua_setfield(L, -2, "__name");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &kArrayMarker);
+  }
+  lua_setmetatable(L, index);
+}
+
+bool marked_as_array(lua_State* L, int index) {
+  if (!lua_getmetatable(L, index)) return false;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kArrayMarker);
+  const bool marked = lua_rawequal(L, -1, -2) != 0;
+  lua_pop(L, 2);
+  return marked;
 }
 
 // Deeper documents are refused rather than risking the C stack (and Lua's own limit is 200
@@ -62,6 +88,8 @@ void push(lua_State* L, const nlohmann::json& j, NullAs null_as, int depth = 0) 
       throw std::runtime_error("binary values have no JSON form");
     case nlohmann::json::value_t::array: {
       lua_createtable(L, static_cast<int>(j.size()), 0);
+      // An empty array is marked, so that encoding it again gives [] rather than {}.
+      if (j.empty() && null_as == NullAs::Sentinel) mark_as_array(L, -1);
       lua_Integer i = 0;
       for (const auto& element : j) {
         if (element.is_null() && null_as == NullAs::Absent) {
@@ -103,6 +131,122 @@ int decode(lua_State* L) {
   return 1;
 }
 
+// Lua value at `index` -> JSON. `where` is the JSON path of the value ("$.a[2]") for messages.
+nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth);
+
+// A table is an array when marked as one or when its keys are exactly 1..n (n >= 1); an object
+// when every key is a string; anything else is refused rather than guessed at.
+nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, int depth) {
+  const lua_Integer length = static_cast<lua_Integer>(lua_rawlen(L, index));
+  lua_Integer integer_keys = 0;
+  bool string_keys = false;
+  lua_pushnil(L);
+  while (lua_next(L, index) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      string_keys = true;
+    } else if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 &&
+               lua_tointeger(L, -1) <= length) {
+      ++integer_keys;
+    } else {
+      const std::string key_type = luaL_typename(L, -1);
+      lua_pop(L, 1);
+      throw std::runtime_error("json.encode: " + where + " has a key that is neither a string " +
+                               "nor a list position (a " + key_type + ")");
+    }
+  }
+  if (string_keys && integer_keys > 0) {
+    throw std::runtime_error("json.encode: " + where + " mixes list positions and string keys");
+  }
+  if (integer_keys != length) {
+    throw std::runtime_error("json.encode: " + where + " is a list with holes");
+  }
+  if (length > 0 || marked_as_array(L, index)) {
+    nlohmann::json array = nlohmann::json::array();
+    for (lua_Integer i = 1; i <= length; ++i) {
+      lua_rawgeti(L, index, i);
+      array.push_back(to_json(L, -1, where + "[" + std::to_string(i) + "]", depth + 1));
+      lua_pop(L, 1);
+    }
+    return array;
+  }
+  // nlohmann's object keeps its keys sorted, which makes the text stable.
+  nlohmann::json object = nlohmann::json::object();
+  lua_pushnil(L);
+  while (lua_next(L, index) != 0) {
+    const std::string key = lua_tostring(L, -2);
+    object[key] = to_json(L, -1, where + "." + key, depth + 1);
+    lua_pop(L, 1);
+  }
+  return object;
+}
+
+nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth) {
+  index = lua_absindex(L, index);
+  if (depth > kMaxDepth || !lua_checkstack(L, 4)) {
+    throw std::runtime_error("json.encode: " + where + " is nested more than " +
+                             std::to_string(kMaxDepth) + " levels deep (or refers to itself)");
+  }
+  switch (lua_type(L, index)) {
+    case LUA_TNIL:
+      return nullptr;
+    case LUA_TBOOLEAN:
+      return lua_toboolean(L, index) != 0;
+    case LUA_TNUMBER: {
+      if (lua_isinteger(L, index)) return static_cast<int64_t>(lua_tointeger(L, index));
+      const double number = lua_tonumber(L, index);
+      if (!std::isfinite(number)) {
+        throw std::runtime_error("json.encode: " + where + " is " +
+                                 (std::isnan(number) ? "NaN" : "infinite") +
+                                 ", which JSON cannot hold");
+      }
+      return number;
+    }
+    case LUA_TSTRING: {
+      size_t size = 0;
+      const char* text = lua_tolstring(L, index, &size);
+      return std::string(text, size);
+    }
+    case LUA_TLIGHTUSERDATA:
+      if (lua_touserdata(L, index) == &kNullSentinel) return nullptr;
+      break;
+    case LUA_TTABLE:
+      return table_to_json(L, index, where, depth);
+    default:
+      break;
+  }
+  throw std::runtime_error("json.encode: " + where + " is a " + luaL_typename(L, index) +
+                           ", which JSON cannot hold");
+}
+
+// Encoded with sorted keys and no spaces; a string that is not UTF-8 is refused (JSON text is
+// UTF-8) rather than mangled.
+int encode(lua_State* L) {
+  luaL_checkany(L, 1);
+  const nlohmann::json j = to_json(L, 1, "$", 0);
+  std::string text;
+  try {
+    text = j.dump();
+  } catch (const nlohmann::json::type_error&) {
+    throw std::runtime_error("json.encode: a string is not valid UTF-8");
+  }
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+// json.array(t): marks t (default: a new table) as a JSON array, so that it encodes as [] even
+// when empty.
+int array(lua_State* L) {
+  if (lua_isnoneornil(L, 1)) {
+    lua_settop(L, 0);
+    lua_newtable(L);
+  }
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  mark_as_array(L, 1);
+  return 1;
+}
+
 int equivalent(lua_State* L) {
   size_t a_size = 0;
   size_t b_size = 0;
@@ -123,8 +267,11 @@ void push_json(lua_State* L, const std::string& text) {
 }
 
 int open_json_module(lua_State* L) {
-  const luaL_Reg functions[] = {
-      {"decode", guarded<decode>}, {"equivalent", guarded<equivalent>}, {nullptr, nullptr}};
+  const luaL_Reg functions[] = {{"decode", guarded<decode>},
+                                {"encode", guarded<encode>},
+                                {"array", guarded<array>},
+                                {"equivalent", guarded<equivalent>},
+                                {nullptr, nullptr}};
   luaL_newlib(L, functions);
   push_null_sentinel(L);
   lua_setfield(L, -2, "null");

@@ -15,6 +15,10 @@ void push_json(lua_State* L, const std::string& text);
 // The module `require("luaform_json")` returns (also `tf.json`):
 //   decode(text)        the value; JSON null is `null`, so a null member is not an absent one.
 //                       Invalid JSON raises an error saying where.
+//   encode(value)       JSON text with sorted keys: tables with keys 1..n are arrays, tables
+//                       with string keys objects, an empty table {} unless marked by array();
+//                       NaN, functions, mixed or holey tables raise an error naming the path
+//   array([t])          marks t (or a new table) as a JSON array; decode marks empty arrays
 //   null                the value standing for JSON null
 //   equivalent(a, b)    true when both texts are JSON documents with the same meaning (key
 //                       order, spacing and number spelling aside); false when either is not JSON

@@ -31,3 +31,30 @@ TEST_CASE("json.equivalent ignores key order, spacing and number spelling, nothi
   CHECK(evaluate("tf.json.equivalent('{\"a\":null}', '{}')") == "false");
   CHECK(evaluate("tf.json.equivalent('not json', 'not json')") == "false");
 }
+
+TEST_CASE("json.encode sorts keys, tells arrays from objects, and names the path it cannot hold") {
+  CHECK(evaluate("tf.json.encode({b = 1, a = {3, 'x', true}, c = tf.json.null})") ==
+        R"({"a":[3,"x",true],"b":1,"c":null})");
+  CHECK(evaluate("tf.json.encode({})") == "{}");
+  CHECK(evaluate("tf.json.encode(tf.json.array())") == "[]");
+  CHECK(evaluate("tf.json.encode(tf.json.decode('{\"l\": [], \"o\": {}}'))") ==
+        R"({"l":[],"o":{}})");
+  CHECK(evaluate("tf.json.encode(0.5) .. ' ' .. tf.json.encode(9007199254740993)") ==
+        "0.5 9007199254740993");
+  CHECK(evaluate("tf.json.encode('caf\\u{e9} \"q\"\\n')") == R"("café \"q\"\n")");
+  const std::string text = R"({"a":[1,{"b":null}],"s":"x"})";
+  CHECK(evaluate("tf.json.encode(tf.json.decode('" + text + "'))") == text);
+
+  CHECK(evaluate("tf.json.encode({a = {1, nil, 3}})").find("$.a is a list with holes") !=
+        std::string::npos);
+  CHECK(evaluate("tf.json.encode({a = {1, b = 2}})")
+            .find("$.a mixes list positions and string keys") != std::string::npos);
+  CHECK(evaluate("tf.json.encode({x = {f = print}})").find("$.x.f is a function") !=
+        std::string::npos);
+  CHECK(evaluate("tf.json.encode({0/0})").find("$[1] is NaN") != std::string::npos);
+  CHECK(evaluate("tf.json.encode({[2.5] = 1})").find("neither a string nor a list position") !=
+        std::string::npos);
+  CHECK(evaluate("(function() local t = {} t.self = t return tf.json.encode(t) end)()")
+            .find("refers to itself") != std::string::npos);
+  CHECK(evaluate("tf.json.encode('\\xff')").find("not valid UTF-8") != std::string::npos);
+}
