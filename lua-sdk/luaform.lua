@@ -268,8 +268,11 @@ end
 M.v = require("luaform_validators")
 -- Suppressors for an attribute's `diff_suppress` option: tf.suppress.case_insensitive, ...
 M.suppress = require("luaform_suppressors")
--- JSON: tf.json.decode(text), tf.json.null, tf.json.equivalent(a, b) (native, in the host).
+-- JSON: tf.json.decode, encode, array, null, equivalent (native, in the host).
 M.json = require("luaform_json")
+-- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
+M.http = require("luaform_http")
+M.http.paginate = require("luaform_pagination")
 
 M.list = collection("list")
 M.set = collection("set")

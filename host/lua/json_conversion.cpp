@@ -134,6 +134,12 @@ int decode(lua_State* L) {
 // Lua value at `index` -> JSON. `where` is the JSON path of the value ("$.a[2]") for messages.
 nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth);
 
+[[noreturn]] void unusable_key(const std::string& where, const std::string& key_type) {
+  throw std::runtime_error("json.encode: " + where +
+                           " has a key that is neither a string nor a list position (a " +
+                           key_type + ")");
+}
+
 // A table is an array when marked as one or when its keys are exactly 1..n (n >= 1); an object
 // when every key is a string; anything else is refused rather than guessed at.
 nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, int depth) {
@@ -151,8 +157,7 @@ nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, 
     } else {
       const std::string key_type = luaL_typename(L, -1);
       lua_pop(L, 1);
-      throw std::runtime_error("json.encode: " + where + " has a key that is neither a string " +
-                               "nor a list position (a " + key_type + ")");
+      unusable_key(where, key_type);
     }
   }
   if (string_keys && integer_keys > 0) {
@@ -175,7 +180,9 @@ nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, 
   lua_pushnil(L);
   while (lua_next(L, index) != 0) {
     const std::string key = lua_tostring(L, -2);
-    object[key] = to_json(L, -1, where + "." + key, depth + 1);
+    std::string member = where;
+    member.append(".").append(key);
+    object[key] = to_json(L, -1, member, depth + 1);
     lua_pop(L, 1);
   }
   return object;

@@ -8,6 +8,7 @@
 
 #include "host/lua/embedded_sdk.h"
 #include "host/lua/guarded.h"
+#include "host/lua/http_module.h"
 #include "host/lua/json_conversion.h"
 
 namespace luaform::lua {
@@ -175,6 +176,8 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
   lua_getfield(L, package, "preload");
   lua_pushcfunction(L, open_json_module);
   lua_setfield(L, -2, "luaform_json");
+  lua_pushcfunction(L, open_http_module);
+  lua_setfield(L, -2, "luaform_http");
   lua_pop(L, 1);
   if (!scripts.sdk_directory) {
     lua_getfield(L, package, "preload");

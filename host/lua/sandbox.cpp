@@ -19,15 +19,19 @@ RunLimits*& run_limits(lua_State* L) {
   return *static_cast<RunLimits**>(lua_getextraspace(L));
 }
 
-void limits_hook(lua_State* L, lua_Debug*) {
-  const RunLimits* limits = run_limits(L);
-  if (limits == nullptr) return;
-  const char* message = nullptr;
+const char* exceeded(const RunLimits* limits) {
+  if (limits == nullptr) return nullptr;
   if (limits->stop != nullptr && limits->stop->load(std::memory_order_relaxed)) {
-    message = kStoppedMessage;
-  } else if (limits->deadline && std::chrono::steady_clock::now() > *limits->deadline) {
-    message = limits->deadline_message.c_str();
+    return kStoppedMessage;
   }
+  if (limits->deadline && std::chrono::steady_clock::now() > *limits->deadline) {
+    return limits->deadline_message.c_str();
+  }
+  return nullptr;
+}
+
+void limits_hook(lua_State* L, lua_Debug*) {
+  const char* message = exceeded(run_limits(L));
   if (message == nullptr) return;
   // Inside a hook, level 0 is the Lua function being run: the line the script was at.
   luaL_where(L, 0);
@@ -128,6 +132,17 @@ void open_libraries(lua_State* L) {
 }
 
 }  // namespace
+
+std::optional<std::string> limit_reached(lua_State* L) {
+  if (const char* message = exceeded(run_limits(L))) return std::string(message);
+  return std::nullopt;
+}
+
+std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State* L) {
+  const RunLimits* limits = run_limits(L);
+  if (limits == nullptr) return std::nullopt;
+  return limits->deadline;
+}
 
 StatePtr new_sandboxed_state(RunLimits* limits) {
   StatePtr state(luaL_newstate());

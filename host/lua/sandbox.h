@@ -30,6 +30,13 @@ struct RunLimits {
   std::string deadline_message;
 };
 
+// Why code running in `L` must end now: StopProvider, or the running operation is past its
+// deadline; nullopt when it may go on. For native code that waits (the HTTP client), which the
+// count hook cannot reach.
+std::optional<std::string> limit_reached(lua_State* L);
+// The running operation's deadline, if it has one.
+std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State* L);
+
 // Opens the sandboxed libraries into a new state checked against `limits`, which must outlive
 // it. Throws std::runtime_error when Lua cannot allocate the state or its libraries.
 StatePtr new_sandboxed_state(RunLimits* limits);

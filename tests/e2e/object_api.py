@@ -1,0 +1,204 @@
+"""A small JSON object API served by Python's standard http.server on loopback, for testing the
+host's HTTP client (tf.http) through a provider: real sockets, real HTTP/1.1, keep-alive, and
+faults a test arms on purpose (error statuses with or without Retry-After, slow answers).
+
+    POST   /objects            create from the JSON body; 201 with the object (id, revision added)
+    GET    /objects            the objects sorted by id; ?per_page=N&page=P pages them with a
+                               Link: <...>; rel="next" header
+    GET    /objects/ID         200 with the object, 404 when there is none
+    PUT    /objects/ID         replace it (revision goes up); 404 when there is none
+    DELETE /objects/ID         204; 404 when there is none
+
+With `token` set every request needs `Authorization: Bearer TOKEN` (401 otherwise).
+"""
+from __future__ import annotations
+
+import json
+import ssl
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+
+@dataclass
+class Fault:
+    method: str
+    status: int
+    count: int
+    retry_after: str | None = None
+    body: str = '{"error": "injected"}'
+    delay: float = 0.0
+
+
+@dataclass
+class Seen:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: str
+    at: float
+    connection: int  # which TCP connection carried it (its client port)
+    status: int = 0
+
+
+@dataclass
+class ObjectApi:
+    token: str | None = None
+    objects: dict[str, dict] = field(default_factory=dict)
+    requests: list[Seen] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    next_id: int = 1
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fail(self, method: str, status: int, count: int = 1, *, retry_after: str | None = None,
+             body: str = '{"error": "injected"}', delay: float = 0.0) -> None:
+        """The next `count` requests with `method` are answered `status` (after `delay`)."""
+        with self.lock:
+            self.faults.append(Fault(method, status, count, retry_after, body, delay))
+
+    def stall(self, method: str, seconds: float) -> None:
+        """The next request with `method` is answered normally, but only after `seconds`."""
+        with self.lock:
+            self.faults.append(Fault(method, 0, 1, delay=seconds))
+
+    def seen(self, method: str | None = None) -> list[Seen]:
+        with self.lock:
+            return [r for r in self.requests if method is None or r.method == method]
+
+    def take_fault(self, method: str) -> Fault | None:
+        with self.lock:
+            for fault in self.faults:
+                if fault.method == method and fault.count > 0:
+                    fault.count -= 1
+                    return fault
+        return None
+
+
+def handler_for(api: ObjectApi):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, so connection reuse can be observed
+
+        def log_message(self, *args):  # quiet: pytest shows failures, not access logs
+            pass
+
+        def answer(self, status: int, payload=None, headers: dict[str, str] | None = None,
+                   raw: str | None = None) -> None:
+            body = raw if raw is not None else ("" if payload is None else json.dumps(payload))
+            data = body.encode()
+            self.send_response(status)
+            if data:
+                self.send_header("Content-Type", "application/json")
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            with api.lock:
+                api.requests[-1].status = status
+
+        def handle_any(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode() if length else ""
+            with api.lock:
+                api.requests.append(Seen(self.command, self.path, dict(self.headers), body,
+                                         time.monotonic(), self.client_address[1]))
+            fault = api.take_fault(self.command)
+            if fault is not None:
+                time.sleep(fault.delay)
+                if fault.status:
+                    extra = {"Retry-After": fault.retry_after} if fault.retry_after else {}
+                    self.answer(fault.status, headers=extra, raw=fault.body)
+                    return
+            if api.token is not None and \
+                    self.headers.get("Authorization") != f"Bearer {api.token}":
+                self.answer(401, {"error": "missing or wrong bearer token"})
+                return
+            url = urlsplit(self.path)
+            parts = [p for p in url.path.split("/") if p]
+            if parts[:1] != ["objects"] or len(parts) > 2:
+                self.answer(404, {"error": f"no route {url.path}"})
+                return
+            if len(parts) == 1:
+                self.collection(url.query, body)
+            else:
+                self.member(parts[1], body)
+
+        def collection(self, query: str, body: str) -> None:
+            if self.command == "POST":
+                with api.lock:
+                    obj = dict(json.loads(body), id=str(api.next_id), revision=1)
+                    api.next_id += 1
+                    api.objects[obj["id"]] = obj
+                self.answer(201, obj)
+            elif self.command == "GET":
+                with api.lock:
+                    listing = sorted(api.objects.values(), key=lambda o: int(o["id"]))
+                params = parse_qs(query)
+                if "per_page" not in params:
+                    self.answer(200, listing)
+                    return
+                per_page = int(params["per_page"][0])
+                page = int(params.get("page", ["1"])[0])
+                chunk = listing[(page - 1) * per_page:page * per_page]
+                headers = {}
+                if page * per_page < len(listing):
+                    host = self.headers.get("Host")
+                    headers["Link"] = (f'<http://{host}/objects?per_page={per_page}'
+                                       f'&page={page + 1}>; rel="next"')
+                self.answer(200, chunk, headers)
+            else:
+                self.answer(405, {"error": "method not allowed"})
+
+        def member(self, ident: str, body: str) -> None:
+            with api.lock:
+                obj = api.objects.get(ident)
+                if obj is None:
+                    status, payload = 404, {"error": f"object {ident} not found"}
+                elif self.command == "GET":
+                    status, payload = 200, obj
+                elif self.command == "PUT":
+                    obj = dict(json.loads(body), id=ident, revision=obj["revision"] + 1)
+                    api.objects[ident] = obj
+                    status, payload = 200, obj
+                elif self.command == "DELETE":
+                    del api.objects[ident]
+                    status, payload = 204, None
+                else:
+                    status, payload = 405, {"error": "method not allowed"}
+            self.answer(status, payload)
+
+        do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = handle_any
+
+    return Handler
+
+
+class QuietServer(ThreadingHTTPServer):
+    """Clients that go away mid-answer (a request a timeout ended, a refused certificate) are
+    part of the scenarios, not server errors worth a traceback."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, ssl.SSLError)):
+            super().handle_error(request, client_address)
+
+
+class Served:
+    """An ObjectApi listening on 127.0.0.1 (a free port), until stop()."""
+
+    def __init__(self, api: ObjectApi, tls: ssl.SSLContext | None = None):
+        self.api = api
+        self.server = QuietServer(("127.0.0.1", 0), handler_for(api))
+        self.server.daemon_threads = True
+        scheme = "http"
+        if tls is not None:
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

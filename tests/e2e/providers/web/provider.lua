@@ -1,0 +1,27 @@
+-- A provider for the object API in tests/e2e/object_api.py, written the way an author would
+-- write one for a JSON API: everything HTTP goes through tf.http.
+local tf = require("luaform")
+
+return tf.provider {
+  description = "Objects in a JSON API",
+  schema = {
+    url = tf.string { required = true },
+    token = tf.string { optional = true, sensitive = true },
+    retries = tf.number { optional = true },
+    timeout = tf.string { optional = true },
+    ca_file = tf.string { optional = true },
+    insecure = tf.bool { optional = true },
+  },
+  configure = function(config)
+    return tf.http.client {
+      base_url = config.url,
+      bearer_token = config.token,
+      retries = config.retries or 3,
+      retry_wait_min = 0.05,
+      retry_wait_max = "5s",
+      timeout = config.timeout,
+      ca_file = config.ca_file,
+      insecure = config.insecure,
+    }
+  end,
+}

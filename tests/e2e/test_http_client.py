@@ -1,0 +1,196 @@
+"""tf.http, the HTTP client scripts get, through a provider (tests/e2e/providers/web) driven by
+the real CLI against a real HTTP server on loopback (tests/e2e/object_api.py): JSON bodies,
+bearer auth, retries on 429/5xx honouring Retry-After, errors that name the script line, the
+status and the body, timeouts that end a stalled request, pagination, TLS, and no state lost
+when the service fails."""
+import subprocess
+import ssl
+import time
+
+import pytest
+
+from harness import TofuError, planned_actions, required_providers, resources, squash
+from object_api import ObjectApi, Served
+
+TOKEN = "s3cret-token-4417"
+
+
+@pytest.fixture
+def api():
+    served = Served(ObjectApi(token=TOKEN))
+    yield served
+    served.stop()
+
+
+@pytest.fixture
+def web(make_tofu, test_provider):
+    return make_tofu({"web": test_provider("web")})
+
+
+def config(url: str, body: str = "", provider: str = "") -> str:
+    return required_providers("web") + f"""
+provider "web" {{
+  url   = "{url}"
+  token = "{TOKEN}"
+  {provider}
+}}
+""" + body
+
+
+ALPHA = """
+resource "web_object" "a" {
+  name = "alpha"
+  size = 2
+  tags = { env = "test" }
+}
+"""
+
+
+def test_objects_go_through_their_lifecycle_over_http(web, api):
+    web.write(config(api.url, ALPHA))
+    web.apply()
+    state = resources(web.state())["web_object.a"]["values"]
+    assert state["id"] == "1" and state["revision"] == 1
+    post = api.api.seen("POST")[0]
+    assert post.path == "/objects"
+    assert post.headers["Authorization"] == f"Bearer {TOKEN}"
+    assert post.headers["Content-Type"] == "application/json"
+    assert post.body == '{"name":"alpha","size":2,"tags":{"env":"test"}}'  # keys sorted
+    assert web.plan_exit_code() == 0
+
+    # Drift: the API changes the object; the plan puts it back with PUT.
+    api.api.objects["1"]["name"] = "renamed elsewhere"
+    code, plan = web.plan()
+    assert code == 2 and planned_actions(plan) == {"web_object.a": ["update"]}
+    web.apply()
+    assert api.api.objects["1"]["name"] == "alpha"
+    assert resources(web.state())["web_object.a"]["values"]["revision"] == 2
+
+    # Gone outside: read's 404 (allowed) clears the id and the plan creates it again.
+    del api.api.objects["1"]
+    code, plan = web.plan()
+    assert planned_actions(plan) == {"web_object.a": ["create"]}
+    web.apply()
+    assert list(api.api.objects) == ["2"]
+
+    web.destroy()
+    assert api.api.objects == {}
+    assert [r.path for r in api.api.seen("DELETE")] == ["/objects/2"]
+    # The token is sensitive provider configuration: no log line of the whole run has it.
+    assert TOKEN not in web.log.read_text(errors="replace")
+
+
+def test_503_with_retry_after_and_429_are_retried_after_the_asked_wait(web, api):
+    api.api.fail("POST", 503, 1, retry_after="1")
+    api.api.fail("POST", 429, 1)
+    web.write(config(api.url, ALPHA))
+    web.apply()
+    posts = api.api.seen("POST")
+    assert [p.status for p in posts] == [503, 429, 201]
+    assert posts[1].at - posts[0].at >= 0.95  # Retry-After: 1
+    assert posts[2].at - posts[1].at < 1.0  # backoff from retry_wait_min = 0.05
+    assert list(api.api.objects) == ["1"]  # exactly one object, and it is in state
+    assert resources(web.state())["web_object.a"]["values"]["id"] == "1"
+
+
+def test_errors_name_the_line_status_and_body_and_lose_no_state(web, api):
+    web.write(config(api.url, ALPHA, provider="retries = 1"))
+
+    # A 5xx that outlasts the retries: the error names the script line, request, status, body.
+    api.api.fail("POST", 500, 5, body='{"error": "database on fire"}')
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    text = squash(result.stderr)
+    assert "resource_object.lua:26: POST " + api.url + "/objects: status 500" in text, text
+    assert "database on fire" in text
+    assert len(api.api.seen("POST")) == 2  # the first attempt and one retry
+    assert resources(web.state()) == {} and api.api.objects == {}
+
+    # A 4xx is the request's fault: no retry.
+    api.api.faults.clear()
+    api.api.fail("POST", 400, 1, body='{"error": "size must be even"}')
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    assert "status 400: {\"error\": \"size must be even\"}" in squash(result.stderr)
+    assert len(api.api.seen("POST")) == 3
+
+    # Created, then the service fails every read: plan fails, the state keeps the object.
+    web.apply()
+    api.api.fail("GET", 503, 10)
+    result = web.run("plan", "-input=false", ok=(1,))
+    assert "resource_object.lua:31: GET " + api.url + "/objects/1: status 503" in \
+        squash(result.stderr)
+    api.api.faults.clear()
+    assert resources(web.state())["web_object.a"]["values"]["id"] == "1"
+    assert web.plan_exit_code() == 0
+
+
+def test_an_unreachable_server_is_retried_then_reported(web, api):
+    closed = api.url
+    api.stop()  # nothing listens on that port any more
+    web.write(config(closed, ALPHA, provider="retries = 2"))
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    text = squash(result.stderr)
+    assert f"POST {closed}/objects:" in text and "(3 attempts)" in text, text
+    assert "connect" in text.lower()
+    assert resources(web.state()) == {}
+
+
+def test_the_operation_timeout_ends_a_stalled_request(web, api):
+    api.api.stall("POST", 30)
+    web.write(config(api.url, ALPHA))
+    started = time.monotonic()
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    elapsed = time.monotonic() - started
+    assert "resource_object.lua:26: create did not finish within its timeout of 3s" in \
+        squash(result.stderr), result.stderr
+    assert elapsed < 20, elapsed  # the 30 s answer was not waited for
+    assert resources(web.state()) == {}
+
+
+def test_a_paginated_listing_is_read_page_by_page_on_one_connection(web, api):
+    for i, name in enumerate(["ant", "bee", "cat", "dog", "eel"], start=1):
+        api.api.objects[str(i)] = {"id": str(i), "name": name, "revision": 1}
+    web.write(config(api.url, """
+data "web_objects" "all" {
+  per_page = 2
+}
+
+output "names" {
+  value = data.web_objects.all.names
+}
+"""))
+    web.apply()
+    assert web.outputs()["names"] == ["ant", "bee", "cat", "dog", "eel"]
+    # Each run reads the listing once per data source read (plan and apply share a run here).
+    pages = [r for r in api.api.seen("GET") if r.path.startswith("/objects?")]
+    assert [p.path for p in pages[:3]] == ["/objects?per_page=2", "/objects?per_page=2&page=2",
+                                            "/objects?per_page=2&page=3"]
+    assert len({p.connection for p in pages[:3]}) == 1  # the client kept its connection
+
+
+@pytest.fixture
+def tls_api(tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    served = Served(ObjectApi(token=TOKEN), tls=context)
+    yield served, cert
+    served.stop()
+
+
+def test_https_trusts_the_given_ca_and_refuses_an_unknown_one(web, tls_api):
+    served, cert = tls_api
+    web.write(config(served.url, ALPHA))
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    assert "certificate" in squash(result.stderr).lower(), result.stderr
+    assert "(1 attempt)" in squash(result.stderr)  # a certificate problem is not retried
+    assert served.api.objects == {}
+
+    web.write(config(served.url, ALPHA, provider=f'ca_file = "{cert}"'))
+    web.apply()
+    assert list(served.api.objects) == ["1"]
+
+    web.write(config(served.url, ALPHA, provider="insecure = true"))
+    assert web.plan_exit_code() == 0
