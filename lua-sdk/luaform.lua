@@ -273,6 +273,12 @@ M.json = require("luaform_json")
 -- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
 M.http = require("luaform_http")
 M.http.paginate = require("luaform_pagination")
+-- Time: tf.time.sleep, now, seconds, format (native); waiting on asynchronous APIs.
+M.time = require("luaform_time")
+local wait = require("luaform_wait")
+M.wait_for = wait.wait_for
+M.retry = wait.retry
+M.retryable = wait.retryable
 
 M.list = collection("list")
 M.set = collection("set")

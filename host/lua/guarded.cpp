@@ -2,13 +2,20 @@
 
 #include <stdexcept>
 
+#include "host/lua/script_where.h"
+
 namespace luaform::lua {
 namespace detail {
 
 void raise_message(lua_State* L, const std::string& message) {
-  // luaL_error prefixes the position of the Lua code that called the C function.
-  luaL_error(L, "%s", message.c_str());
-  throw std::logic_error("luaL_error returned");  // unreachable: luaL_error never returns
+  // Prefixed with the script line that led here: the caller, or when an SDK helper called the
+  // C function, the script line that called the helper.
+  const std::string where = script_where(L);
+  lua_pushlstring(L, where.data(), where.size());
+  lua_pushlstring(L, message.data(), message.size());
+  lua_concat(L, 2);
+  lua_error(L);
+  throw std::logic_error("lua_error returned");  // unreachable: lua_error never returns
 }
 
 }  // namespace detail

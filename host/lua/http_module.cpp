@@ -13,6 +13,7 @@
 #include "host/lua/guarded.h"
 #include "host/lua/http_client.h"
 #include "host/lua/sandbox.h"
+#include "host/lua/script_where.h"
 
 namespace luaform::lua {
 namespace {
@@ -36,19 +37,6 @@ struct Client {
   ClientOptions options;
   http::Session session;
 };
-
-// "file.lua:12: " of the script line that made the call: SDK frames (chunks named
-// "@lua-sdk/...") are skipped, so a helper such as tf.http.paginate reports its caller.
-std::string script_where(lua_State* L) {
-  lua_Debug frame;
-  for (int level = 1; lua_getstack(L, level, &frame) != 0; ++level) {
-    if (lua_getinfo(L, "Sl", &frame) == 0 || frame.currentline <= 0) continue;
-    const std::string_view source = frame.source;
-    if (source.starts_with("@lua-sdk/")) continue;
-    return std::string(frame.short_src) + ":" + std::to_string(frame.currentline) + ": ";
-  }
-  return "";
-}
 
 // ---- reading options ---------------------------------------------------------------------
 
@@ -452,7 +440,7 @@ int request(lua_State* L) {
   try {
     response = send(L, client, call);
   } catch (const http::TransportError& e) {
-    throw std::runtime_error(script_where(L) + e.what());
+    throw std::runtime_error(e.what());
   }
   push_response(L, response);
   return 1;
@@ -472,7 +460,7 @@ int convenience(lua_State* L) {
   try {
     response = send(L, client, call);
   } catch (const http::TransportError& e) {
-    throw std::runtime_error(script_where(L) + e.what());
+    throw std::runtime_error(e.what());
   }
   const bool ok = response.status >= 200 && response.status <= 299;
   if (!ok && !call.allowed.contains(response.status)) raise_status(L, call.request, response);

@@ -174,6 +174,12 @@ class Tofu:
         self.check_no_sanitizer_report(log_start, result)
         return result
 
+    def start(self, *args: str) -> subprocess.Popen:
+        """Starts a command without waiting for it, for scenarios that interrupt it."""
+        command = [str(self.binary), args[0], "-no-color", *args[1:]]
+        return subprocess.Popen(command, cwd=self.workdir, env=self.env(), text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
     def describe(self, result: subprocess.CompletedProcess, problem: str,
                  log_start: int = 0) -> str:
         log_tail = ""

@@ -3,8 +3,11 @@ the real CLI against a real HTTP server on loopback (tests/e2e/object_api.py): J
 bearer auth, retries on 429/5xx honouring Retry-After, errors that name the script line, the
 status and the body, timeouts that end a stalled request, pagination, TLS, and no state lost
 when the service fails."""
+import re
+import signal
 import subprocess
 import ssl
+import threading
 import time
 
 import pytest
@@ -194,3 +197,80 @@ def test_https_trusts_the_given_ca_and_refuses_an_unknown_one(web, tls_api):
 
     web.write(config(served.url, ALPHA, provider="insecure = true"))
     assert web.plan_exit_code() == 0
+
+
+JOB = """
+resource "web_job" "j" {
+  name = "nightly"
+  %s
+}
+"""
+
+
+def tainted(web, address: str) -> bool:
+    return resources(web.state())[address].get("tainted") is True
+
+
+def finish_job_after(api, seconds: float, state: str = "done",
+                     job_id: str = "1") -> threading.Thread:
+    """Plays the API's worker: once job `job_id` exists, it moves to `state` after `seconds`."""
+    def work():
+        deadline = time.monotonic() + 60
+        while job_id not in api.api.objects and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(seconds)
+        api.api.objects[job_id]["state"] = state
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    return worker
+
+
+def test_wait_for_polls_until_the_api_finishes_the_job(web, api):
+    web.write(config(api.url, JOB % ""))
+    finish_job_after(api, 1.0)
+    web.apply()
+    assert resources(web.state())["web_job.j"]["values"]["state"] == "done"
+    polls = [r for r in api.api.seen("GET") if r.path == "/objects/1"]
+    assert len(polls) >= 3  # it waited, looking again with a growing pause
+
+    # An unexpected state ends the wait with an error at the script's line; the job that was
+    # created is kept in state, tainted, for the next apply to replace.
+    web.write(config(api.url, JOB % "" + JOB.replace('"j"', '"k"') % ""))
+    finish_job_after(api, 0.5, state="failed", job_id="2")
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    assert 'resource_job.lua:16: tf.wait_for: unexpected state "failed", wanted "done"' in \
+        squash(result.stderr), result.stderr
+    assert resources(web.state())["web_job.k"]["mode"] == "managed"
+    assert tainted(web, "web_job.k")
+
+
+def test_the_create_timeout_ends_a_wait_for(web, api):
+    web.write(config(api.url, JOB % 'timeouts {\n    create = "2s"\n  }'))
+    started = time.monotonic()
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    assert time.monotonic() - started < 20
+    text = squash(result.stderr)
+    # Whichever looks first, the operation's deadline or wait_for's own timeout (both 2 s).
+    assert "resource_job.lua:16:" in text, text
+    assert ("create did not finish within its timeout of 2s" in text or
+            'timeout while waiting for state to become "done"' in text), text
+    assert tainted(web, "web_job.j")
+
+
+def test_interrupting_the_cli_stops_a_wait_for_promptly(web, api):
+    """Ctrl-C: the CLI sends StopProvider, and the wait ends now, not at its 30 s timeout."""
+    web.write(config(api.url, JOB % ""))
+    process = web.start("apply", "-auto-approve", "-input=false")
+    deadline = time.monotonic() + 60
+    while not api.api.seen("GET") and time.monotonic() < deadline:
+        time.sleep(0.05)  # the job is posted and being polled
+    interrupted = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert time.monotonic() - interrupted < 10
+    assert process.returncode == 1, stdout + stderr
+    # In the pause between refreshes (line 16, tf.wait_for) or in a refresh's request (line 22).
+    assert re.search(r"resource_job\.lua:(16|22): stopped by StopProvider", squash(stderr)), \
+        stdout + stderr
+    # The job exists in the API: the state has it (tainted), so nothing is left behind.
+    assert tainted(web, "web_job.j")
