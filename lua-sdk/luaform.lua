@@ -273,6 +273,8 @@ M.json = require("luaform_json")
 -- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
 M.http = require("luaform_http")
 M.http.paginate = require("luaform_pagination")
+-- Logging to the CLI's log (TF_LOG): tf.log.info("message", { field = value }) (native).
+M.log = require("luaform_log")
 -- Time: tf.time.sleep, now, seconds, format (native); waiting on asynchronous APIs.
 M.time = require("luaform_time")
 local wait = require("luaform_wait")

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "host/engine/schema_rules.h"
+#include "host/engine/secrets.h"
 #include "host/engine/value_walk.h"
 
 namespace luaform::engine {
@@ -195,6 +196,16 @@ Value ResourceData::result_after_failure() const {
     out = out.with_attribute(name, prior);
   }
   return with_empty_blocks(schema_->block, out);
+}
+
+std::vector<std::string> ResourceData::sensitive_texts() const {
+  std::vector<std::string> out;
+  for (const Value& v : {state_, config_, planned_, result()}) {
+    auto found = engine::sensitive_texts(schema_->block, v);
+    out.insert(out.end(), std::make_move_iterator(found.begin()),
+               std::make_move_iterator(found.end()));
+  }
+  return out;
 }
 
 }  // namespace luaform::engine

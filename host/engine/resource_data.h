@@ -64,6 +64,9 @@ class ResourceData {
   Value result() const;
   // The object to save after the function failed: result(), with partial mode applied.
   Value result_after_failure() const;
+  // The texts of every sensitive value the operation can see (prior state, configuration, plan
+  // and what the function set), for keeping them out of logs (see secrets.h).
+  std::vector<std::string> sensitive_texts() const;
   // Marks the instance as gone (read found it deleted, delete succeeded).
   void clear() {
     id_.reset();

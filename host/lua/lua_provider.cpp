@@ -6,6 +6,7 @@
 #include <exception>
 #include <mutex>
 
+#include "host/engine/secrets.h"
 #include "host/lua/state_pool.h"
 
 namespace luaform::lua {
@@ -119,7 +120,8 @@ class LuaProvider : public engine::ProviderLogic {
       config = config_;
     }
     if (generation == 0 || state.configured_generation == generation) return {};
-    Diagnostics diags = state.configure(config);
+    Diagnostics diags =
+        state.configure(config, engine::sensitive_texts(report_.schema.provider.block, config));
     if (!diags.has_errors()) state.configured_generation = generation;
     return diags;
   }

@@ -10,6 +10,7 @@
 #include "host/lua/guarded.h"
 #include "host/lua/http_module.h"
 #include "host/lua/json_conversion.h"
+#include "host/lua/log_module.h"
 #include "host/lua/time_module.h"
 
 namespace luaform::lua {
@@ -179,6 +180,8 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
   lua_setfield(L, -2, "luaform_json");
   lua_pushcfunction(L, open_http_module);
   lua_setfield(L, -2, "luaform_http");
+  lua_pushcfunction(L, open_log_module);
+  lua_setfield(L, -2, "luaform_log");
   lua_pushcfunction(L, open_time_module);
   lua_setfield(L, -2, "luaform_time");
   lua_pop(L, 1);

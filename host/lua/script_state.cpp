@@ -7,6 +7,7 @@
 #include "host/engine/duration.h"
 #include "host/lua/guarded.h"
 #include "host/lua/json_conversion.h"
+#include "host/lua/log_module.h"
 #include "host/lua/module_loader.h"
 #include "host/lua/resource_data_object.h"
 #include "host/lua/schema_reader.h"
@@ -74,12 +75,33 @@ class DeadlineScope {
   RunLimits& limits_;
 };
 
+// Tells the log module, for the duration of a call, which resource it is about and where the
+// sensitive values it must hide are.
+class LogScope {
+ public:
+  LogScope(LogContext& context, const std::string& type_name, const engine::ResourceData& d)
+      : context_(context) {
+    context_.resource_type = type_name;
+    context_.operation_secrets = [&d] { return d.sensitive_texts(); };
+  }
+  ~LogScope() {
+    context_.resource_type.clear();
+    context_.operation_secrets = nullptr;
+  }
+  LogScope(const LogScope&) = delete;
+  LogScope& operator=(const LogScope&) = delete;
+
+ private:
+  LogContext& context_;
+};
+
 }  // namespace
 
 ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop,
                          LoadReport* report)
     : scripts_(scripts), limits_{stop, std::nullopt, {}}, state_(new_sandboxed_state(&limits_)) {
   lua_State* L = state_.get();
+  set_log_context(L, &log_context_);
   if (auto failure = protected_run(L, [this](lua_State* S) {
         install_module_loader(S, scripts_);
         register_resource_data_type(S);
@@ -158,7 +180,9 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   }
 }
 
-engine::Diagnostics ScriptState::configure(const engine::Value& config) {
+engine::Diagnostics ScriptState::configure(const engine::Value& config,
+                                           std::vector<std::string> secrets) {
+  log_context_.provider_secrets = std::move(secrets);
   engine::Diagnostics diags;
   if (!provider_) return diags;  // no provider.lua (or it failed to load): no client
   lua_State* L = state_.get();
@@ -190,6 +214,7 @@ std::optional<std::string> ScriptState::call(engine::Operation op, const std::st
   const Definition& definition = it->second;
   const char* function = engine::operation_name(op);
   const DeadlineScope deadline(limits_, op, d);
+  const LogScope log_scope(log_context_, type_name, d);
   return protected_run(state_.get(), [&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     if (lua_getfield(S, -1, function) != LUA_TFUNCTION) {

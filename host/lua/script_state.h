@@ -8,11 +8,13 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "host/engine/diagnostics.h"
 #include "host/engine/provider_logic.h"
 #include "host/engine/resource_data.h"
 #include "host/engine/schema.h"
+#include "host/lua/log_module.h"
 #include "host/lua/sandbox.h"
 #include "host/lua/script_set.h"
 
@@ -36,8 +38,9 @@ class ScriptState {
   ScriptState(const ScriptState&) = delete;
   ScriptState& operator=(const ScriptState&) = delete;
 
-  // Runs provider.lua's configure(config) and keeps what it returns as the client.
-  engine::Diagnostics configure(const engine::Value& config);
+  // Runs provider.lua's configure(config) and keeps what it returns as the client. `secrets`
+  // are the configuration's sensitive texts, hidden from this state's log lines from now on.
+  engine::Diagnostics configure(const engine::Value& config, std::vector<std::string> secrets);
   // Runs the validate functions of the attribute at `path` in the definition of `owner` /
   // `type_name` on `value`: each message a validator returns is an error diagnostic.
   engine::Diagnostics validate(engine::SchemaOwner owner, const std::string& type_name,
@@ -70,7 +73,8 @@ class ScriptState {
             LoadReport* report);
 
   const ScriptSet& scripts_;
-  RunLimits limits_;  // before state_: the state's hook reads it until the state is closed
+  RunLimits limits_;        // before state_: the state's hook reads it until the state is closed
+  LogContext log_context_;  // before state_: its log module reads it
   StatePtr state_;
   std::optional<Definition> provider_;
   std::map<std::string, Definition> resources_;

@@ -141,6 +141,7 @@ class Tofu:
         self.cli_config = cli_config
         self.protocol = protocol
         self.log = workdir.parent / f"{workdir.name}-tofu.log"
+        self.extra_env: dict[str, str] = {}  # set after the defaults, for one scenario
         workdir.mkdir(parents=True, exist_ok=True)
 
     def env(self) -> dict[str, str]:
@@ -156,6 +157,7 @@ class Tofu:
             # Read by the host (a child of tofu): offer only this protocol version.
             "LUAFORM_PROTOCOL": str(self.protocol),
         })
+        env.update(self.extra_env)
         return env
 
     def write(self, main_tf: str) -> None:

@@ -103,7 +103,7 @@ def test_errors_name_the_line_status_and_body_and_lose_no_state(web, api):
     api.api.fail("POST", 500, 5, body='{"error": "database on fire"}')
     result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
     text = squash(result.stderr)
-    assert "resource_object.lua:26: POST " + api.url + "/objects: status 500" in text, text
+    assert "resource_object.lua:28: POST " + api.url + "/objects: status 500" in text, text
     assert "database on fire" in text
     assert len(api.api.seen("POST")) == 2  # the first attempt and one retry
     assert resources(web.state()) == {} and api.api.objects == {}
@@ -119,7 +119,7 @@ def test_errors_name_the_line_status_and_body_and_lose_no_state(web, api):
     web.apply()
     api.api.fail("GET", 503, 10)
     result = web.run("plan", "-input=false", ok=(1,))
-    assert "resource_object.lua:31: GET " + api.url + "/objects/1: status 503" in \
+    assert "resource_object.lua:33: GET " + api.url + "/objects/1: status 503" in \
         squash(result.stderr)
     api.api.faults.clear()
     assert resources(web.state())["web_object.a"]["values"]["id"] == "1"
@@ -143,7 +143,7 @@ def test_the_operation_timeout_ends_a_stalled_request(web, api):
     started = time.monotonic()
     result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
     elapsed = time.monotonic() - started
-    assert "resource_object.lua:26: create did not finish within its timeout of 3s" in \
+    assert "resource_object.lua:28: create did not finish within its timeout of 3s" in \
         squash(result.stderr), result.stderr
     assert elapsed < 20, elapsed  # the 30 s answer was not waited for
     assert resources(web.state()) == {}
@@ -274,3 +274,30 @@ def test_interrupting_the_cli_stops_a_wait_for_promptly(web, api):
         stdout + stderr
     # The job exists in the API: the state has it (tainted), so nothing is left behind.
     assert tainted(web, "web_job.j")
+
+
+PASSPHRASE = "open-sesame-991"
+
+
+def test_log_lines_reach_the_cli_log_with_sensitive_values_hidden(web, api):
+    secret_line = f"size = 2\n  passphrase = \"{PASSPHRASE}\""
+    web.write(config(api.url, ALPHA.replace("size = 2", secret_line)))
+    web.apply()
+    log = web.log.read_text(errors="replace")
+    lines = [line for line in log.splitlines() if "provider.terraform-provider-web" in line]
+    created = [line for line in lines if "creating alpha" in line]
+    assert created and "[DEBUG]" in created[0], lines[-20:]
+    assert 'pass="***"' in created[0] and "size=2" in created[0] and \
+        "tf_resource_type=web_object" in created[0], created[0]
+    configured = [line for line in lines if "configuring with token" in line]
+    assert configured and "[INFO]" in configured[0] and "token ***" in configured[0], configured
+    # Neither secret is anywhere in the trace log of the run: not in these lines, not elsewhere.
+    assert PASSPHRASE not in log and TOKEN not in log
+
+    # TF_LOG_PROVIDER=ERROR keeps the provider's debug and info lines out.
+    web.extra_env["TF_LOG_PROVIDER"] = "ERROR"
+    web.log.unlink()
+    web.write(config(api.url, ALPHA.replace('"alpha"', '"beta"')))
+    web.apply()
+    log = web.log.read_text(errors="replace")
+    assert "creating beta" not in log and "configuring with token" not in log

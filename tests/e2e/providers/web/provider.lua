@@ -13,6 +13,8 @@ return tf.provider {
     insecure = tf.bool { optional = true },
   },
   configure = function(config)
+    -- Careless on purpose: the log module must hide the sensitive token.
+    tf.log.info("configuring with token " .. tostring(config.token), { token = config.token })
     return tf.http.client {
       base_url = config.url,
       bearer_token = config.token,

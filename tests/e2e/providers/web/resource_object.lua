@@ -21,8 +21,10 @@ return tf.resource {
     size = tf.number { optional = true, default = 1 },
     tags = tf.map(tf.string) { optional = true },
     revision = tf.number { computed = true },
+    passphrase = tf.string { optional = true, sensitive = true },
   },
   create = function(d, client)
+    tf.log.debug("creating " .. d:get("name"), { size = d:get("size"), pass = d:get("passphrase") })
     local object = client:post("/objects", body_of(d))
     d:set_id(object.id)
     record(d, object)

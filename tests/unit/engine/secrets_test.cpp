@@ -1,0 +1,46 @@
+// sensitive_texts: what log redaction hides, found through the schema and the values' marks.
+#include "host/engine/secrets.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "scripted_logic.h"
+
+using namespace luaform::engine;
+using namespace luaform::engine::testing;
+
+TEST_CASE("sensitive attributes are found at the top, in blocks, and by their marks") {
+  Block block;
+  Attribute password = attribute("password", Type::string(), false, true, false);
+  password.sensitive = true;
+  Attribute pins = attribute("pins", Type::list(Type::number()), false, true, false);
+  pins.sensitive = true;
+  block.attributes = {attribute("name", Type::string(), true, false, false), password, pins,
+                      attribute("note", Type::string(), false, true, false)};
+  NestedBlock keys;
+  keys.type_name = "key";
+  keys.nesting = NestingMode::List;
+  Attribute secret = attribute("secret", Type::string(), true, false, false);
+  secret.sensitive = true;
+  keys.block.attributes = {attribute("label", Type::string(), true, false, false), secret};
+  block.blocks = {keys};
+
+  const Type key_type = keys.block.implied_type();
+  const Value object = Value::object(
+      block.implied_type(),
+      {{"name", Value::string("db")},
+       {"password", Value::string("hunter22")},
+       {"pins", Value::list(Type::number(), {Value::number(4417), Value::number(9021)})},
+       {"note", Value::string("marked by the CLI").mark_sensitive()},
+       {"key", Value::list(key_type,
+                           {Value::object(key_type, {{"label", Value::string("a")},
+                                                     {"secret", Value::string("k1")}}),
+                            Value::object(key_type, {{"label", Value::string("b")},
+                                                     {"secret", Value::null(Type::string())}})})}});
+  std::vector<std::string> texts = sensitive_texts(block, object);
+  std::sort(texts.begin(), texts.end());
+  CHECK(texts == std::vector<std::string>{"4417", "9021", "hunter22", "k1", "marked by the CLI"});
+  CHECK(sensitive_texts(block, Value::null(block.implied_type())).empty());
+  CHECK(sensitive_texts(block, Value::unknown(block.implied_type())).empty());
+}
