@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# The demo: builds the luaform host, assembles providers/localfs into a runnable provider
-# directory, and runs examples/localfs with the real OpenTofu CLI: apply, outputs, then a plan
+# The demo: builds the luaform host, assembles providers/NAME into a runnable provider
+# directory, and runs examples/NAME with the real OpenTofu CLI: apply, outputs, then a plan
 # that must show no changes. Safe to run again: the build is incremental, the CLI is cached, and
 # the scratch working directory keeps its state, so a second run changes nothing.
 #
+#   bash examples/run-demo.sh            # NAME = localfs: files on the local disk
+#   bash examples/run-demo.sh restapi    # a JSON API: json-server (npm) is started on loopback
+#                                        # unless RESTAPI_URI names an API to use
+#
 # Environment: LUAFORM_BUILD (build directory, default build-release), LUAFORM_CACHE (where the
-# OpenTofu CLI is cached, default ~/.cache/luaform).
+# OpenTofu CLI and json-server are cached, default ~/.cache/luaform).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+name="${1:-localfs}"
+if [[ ! -d "$repo/providers/$name" || ! -f "$repo/examples/$name/main.tf" ]]; then
+  echo "run-demo: no provider '$name' (providers/NAME and examples/NAME/main.tf)" >&2
+  exit 1
+fi
 build="${LUAFORM_BUILD:-$repo/build-release}"
-demo="$build/demo"
+demo="$build/demo/$name"
 
 say() { printf '\n==> %s\n' "$*"; }
 
@@ -27,18 +36,18 @@ tofu="$(bash "$repo/tests/e2e/install-tofu.sh")"
 "$tofu" version 2>/dev/null | grep "^OpenTofu v" || true  # grep reads everything: no SIGPIPE
 
 provider="$demo/provider"
-say "Assembling the localfs provider in $provider"
+say "Assembling the $name provider in $provider"
 rm -rf "$provider"
 mkdir -p "$provider"
-cp -r "$repo/providers/localfs/." "$provider/"
+cp -r "$repo/providers/$name/." "$provider/"
 rm -f "$provider/README.md"
-cp "$build/host/luaform" "$provider/terraform-provider-localfs"
-"$provider/terraform-provider-localfs" --check
+cp "$build/host/luaform" "$provider/terraform-provider-$name"
+"$provider/terraform-provider-$name" --check
 
 cat >"$demo/cli.tfrc" <<CFG
 provider_installation {
   dev_overrides {
-    "registry.opentofu.org/luaform/localfs" = "$provider"
+    "registry.opentofu.org/luaform/$name" = "$provider"
   }
 }
 CFG
@@ -48,8 +57,23 @@ export TF_CLI_CONFIG_FILE="$demo/cli.tfrc" TF_IN_AUTOMATION=1 TF_INPUT=0 CHECKPO
 # A scratch copy of the example; its state file survives between runs.
 work="$demo/work"
 mkdir -p "$work/out"
-cp "$repo/examples/localfs/main.tf" "$work/main.tf"
+cp "$repo/examples/$name/main.tf" "$work/main.tf"
 cd "$work"
+
+if [[ "$name" == restapi && -z "${RESTAPI_URI:-}" ]]; then
+  say "Starting json-server (a REST API over $demo/db.json) on loopback"
+  json_server="$(bash "$repo/tests/e2e/install-json-server.sh")"
+  [[ -f "$demo/db.json" ]] || echo '{"posts": []}' >"$demo/db.json"
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "$json_server" --host 127.0.0.1 --port "$port" --quiet "$demo/db.json" >"$demo/json-server.log" 2>&1 &
+  server_pid=$!
+  trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do
+    curl -sf "http://127.0.0.1:$port/db" >/dev/null && break
+    sleep 0.1
+  done
+  export RESTAPI_URI="http://127.0.0.1:$port"
+fi
 
 say "tofu apply (in $work; no init needed with dev_overrides)"
 "$tofu" apply -auto-approve -input=false
@@ -57,11 +81,13 @@ say "tofu apply (in $work; no init needed with dev_overrides)"
 say "tofu output"
 "$tofu" output
 
-say "Files written by the provider"
-for f in out/greeting.txt out/inventory.txt; do
-  echo "--- $f"
-  cat "$f"
-done
+if [[ "$name" == localfs ]]; then
+  say "Files written by the provider"
+  for f in out/greeting.txt out/inventory.txt; do
+    echo "--- $f"
+    cat "$f"
+  done
+fi
 
 say "tofu plan -detailed-exitcode (must report no changes)"
 code=0

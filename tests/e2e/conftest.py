@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from json_server import JsonServer
 from harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
 
 HERE = Path(__file__).resolve().parent
@@ -126,6 +127,30 @@ def checks(make_tofu, test_provider) -> Tofu:
 def normal(make_tofu, test_provider) -> Tofu:
     """A working directory using tests/e2e/providers/normal."""
     return make_tofu({"normal": test_provider("normal")})
+
+
+@pytest.fixture(scope="session")
+def restapi_dir(tmp_path_factory, host_binary) -> Path:
+    """providers/restapi assembled once into a runnable provider directory."""
+    dest = tmp_path_factory.mktemp("provider") / "restapi"
+    return assemble_provider(dest, REPO / "providers" / "restapi", host_binary, "restapi")
+
+
+@pytest.fixture(scope="session")
+def json_server_binary() -> Path:
+    result = subprocess.run(["bash", str(HERE / "install-json-server.sh")], capture_output=True,
+                            text=True, check=False)
+    if result.returncode != 0:
+        pytest.fail(f"install-json-server.sh failed:\n{result.stderr}")
+    return Path(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def json_server(json_server_binary, tmp_path):
+    """json-server on a free loopback port, with an empty `posts` collection."""
+    server = JsonServer(json_server_binary, tmp_path, {"posts": []})
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -217,6 +217,9 @@ TEST_CASE("import by id returns an object holding only the id") {
   Value state = unwire(resp.imported[0].state, f.type);
   CHECK(state.get_attribute("id") == Value::string("/x"));
   CHECK(state.get_attribute("path").is_null());
+  // Attributes with defaults hold them, so that a configuration leaving them out plans no
+  // change after the import.
+  CHECK(state.get_attribute("content") == Value::string(""));
 }
 
 TEST_CASE("an import function reads the import id into attributes and sets the real id") {
@@ -224,7 +227,9 @@ TEST_CASE("an import function reads the import id into attributes and sets the r
   f.logic->callbacks[Operation::Import] = [](ResourceData& d) {
     CHECK(d.id() == "disk1:/x");
     d.set_id("/x");
-    return d.set("mode", Value::string("0600"));
+    Diagnostics diags = d.set("mode", Value::string("0600"));
+    diags.append(d.set("content", Value::string("read from the API")));
+    return diags;
   };
   ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "disk1:/x"});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
@@ -232,6 +237,7 @@ TEST_CASE("an import function reads the import id into attributes and sets the r
   Value state = unwire(resp.imported[0].state, f.type);
   CHECK(state.get_attribute("id") == Value::string("/x"));
   CHECK(state.get_attribute("mode") == Value::string("0600"));
+  CHECK(state.get_attribute("content") == Value::string("read from the API"));  // not defaulted
 }
 
 TEST_CASE("an import function that fails or clears the id imports nothing") {
