@@ -273,6 +273,13 @@ M.json = require("luaform_json")
 -- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
 M.http = require("luaform_http")
 M.http.paginate = require("luaform_pagination")
+-- Encodings and digests (native): tf.base64.encode/decode, tf.hash.sha256 (sha1, sha512, md5),
+-- tf.uuid().
+local encoding = require("luaform_encoding")
+M.base64 = { encode = encoding.base64_encode, decode = encoding.base64_decode }
+M.hash = { sha1 = encoding.sha1, sha256 = encoding.sha256, sha512 = encoding.sha512,
+  md5 = encoding.md5 }
+M.uuid = encoding.uuid
 -- Logging to the CLI's log (TF_LOG): tf.log.info("message", { field = value }) (native).
 M.log = require("luaform_log")
 -- Time: tf.time.sleep, now, seconds, format (native); waiting on asynchronous APIs.

@@ -496,21 +496,20 @@ void register_metatables(lua_State* L) {
     lua_newtable(L);
     lua_pushcfunction(L, guarded<request>);
     lua_setfield(L, -2, "request");
-    for (const char* method : {"GET", "DELETE"}) {
-      lua_pushstring(L, method);
-      lua_pushcclosure(L, guarded<convenience<false>>, 1);
-      std::string name = method;
-      std::transform(name.begin(), name.end(), name.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      lua_setfield(L, -2, name.c_str());
-    }
-    for (const char* method : {"POST", "PUT", "PATCH"}) {
-      lua_pushstring(L, method);
-      lua_pushcclosure(L, guarded<convenience<true>>, 1);
-      std::string name = method;
-      std::transform(name.begin(), name.end(), name.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      lua_setfield(L, -2, name.c_str());
+    struct Verb {
+      const char* method;
+      const char* name;
+      lua_CFunction function;
+    };
+    const Verb verbs[] = {{"GET", "get", guarded<convenience<false>>},
+                          {"DELETE", "delete", guarded<convenience<false>>},
+                          {"POST", "post", guarded<convenience<true>>},
+                          {"PUT", "put", guarded<convenience<true>>},
+                          {"PATCH", "patch", guarded<convenience<true>>}};
+    for (const Verb& verb : verbs) {
+      lua_pushstring(L, verb.method);
+      lua_pushcclosure(L, verb.function, 1);
+      lua_setfield(L, -2, verb.name);
     }
     lua_setfield(L, -2, "__index");
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/lua/embedded_sdk.h"
+#include "host/lua/encoding_module.h"
 #include "host/lua/guarded.h"
 #include "host/lua/http_module.h"
 #include "host/lua/json_conversion.h"
@@ -180,6 +181,8 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
   lua_setfield(L, -2, "luaform_json");
   lua_pushcfunction(L, open_http_module);
   lua_setfield(L, -2, "luaform_http");
+  lua_pushcfunction(L, open_encoding_module);
+  lua_setfield(L, -2, "luaform_encoding");
   lua_pushcfunction(L, open_log_module);
   lua_setfield(L, -2, "luaform_log");
   lua_pushcfunction(L, open_time_module);

@@ -1,6 +1,5 @@
 -- data "localfs_file": reads a file that exists already.
 local tf = require("luaform")
-local sha256 = require("lib.sha256")
 
 -- The content split at "\n"; a final newline does not start another line.
 local function split_lines(content)
@@ -36,7 +35,7 @@ return tf.data_source {
     end
     d:set_id(path)
     d:set("content", content)
-    d:set("sha256", sha256.hex(content))
+    d:set("sha256", tf.hash.sha256(content))
     d:set("size", #content)
     d:set("lines", split_lines(content))
   end,

@@ -1,11 +1,10 @@
 -- resource "localfs_file": a file whose whole content Terraform manages.
 local tf = require("luaform")
-local sha256 = require("lib.sha256")
 
 -- Records what is on disk now, so a change made outside Terraform shows up as drift.
 local function record(d, content)
   d:set("content", content)
-  d:set("sha256", sha256.hex(content))
+  d:set("sha256", tf.hash.sha256(content))
   d:set("size", #content)
 end
 

@@ -1,0 +1,17 @@
+// The module `require("luaform_encoding")`, which the SDK spreads over `tf.base64`, `tf.hash`
+// and `tf.uuid`: the encodings and digests APIs ask for, on OpenSSL's libcrypto.
+//
+//   base64_encode(s), base64_decode(s)     standard alphabet with padding; decode raises on
+//                                          text that is not base64
+//   sha1(s), sha256(s), sha512(s), md5(s)  lower-case hex digests of the bytes of s
+//   uuid()                                 a random (version 4) UUID
+#pragma once
+
+#include <lua.hpp>
+
+namespace luaform::lua {
+
+// Installed in package.preload as a C function, so the sandbox's no-C-loaders rule holds.
+int open_encoding_module(lua_State* L);
+
+}  // namespace luaform::lua
