@@ -273,6 +273,11 @@ M.json = require("luaform_json")
 -- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
 M.http = require("luaform_http")
 M.http.paginate = require("luaform_pagination")
+-- Diagnostics (native): tf.fail { summary =, detail =, path = } ends the operation with an error
+-- shown at that attribute; tf.warn { ... } adds a warning.
+local diagnostics = require("luaform_diagnostics")
+M.fail = diagnostics.fail
+M.warn = diagnostics.warn
 -- Encodings and digests (native): tf.base64.encode/decode, tf.hash.sha256 (sha1, sha512, md5),
 -- tf.uuid().
 local encoding = require("luaform_encoding")

@@ -1,6 +1,7 @@
 #include "host/engine/schema_rules.h"
 
 #include "host/engine/nested_elements.h"
+#include "host/engine/value_walk.h"
 
 namespace luaform::engine {
 namespace {
@@ -146,6 +147,45 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     }
     validate_block(nested.block, where + "." + nested.type_name, diags);
   }
+}
+
+AttributePath attribute_path(const Type& object_type, const std::string& address) {
+  AttributePath path;
+  Type type = object_type;
+  for (const std::string& part : split_address(address)) {
+    switch (type.kind()) {
+      case TypeKind::Object: {
+        auto it = type.attributes().find(part);
+        if (it == type.attributes().end()) return path;
+        path.emplace_back(AttributeName{part});
+        type = it->second;
+        break;
+      }
+      case TypeKind::Map:
+        path.emplace_back(ElementKey{part});
+        type = type.element();
+        break;
+      case TypeKind::List:
+      case TypeKind::Tuple: {
+        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
+            part.size() > 18) {
+          return path;
+        }
+        const int64_t index = std::stoll(part);
+        if (type.kind() == TypeKind::Tuple) {
+          if (static_cast<size_t>(index) >= type.tuple_elements().size()) return path;
+          type = type.tuple_elements()[static_cast<size_t>(index)];
+        } else {
+          type = type.element();
+        }
+        path.emplace_back(ElementIndex{index});
+        break;
+      }
+      default:
+        return path;  // sets, primitives and dynamic values have no addressable parts
+    }
+  }
+  return path;
 }
 
 }  // namespace luaform::engine

@@ -16,6 +16,12 @@ ProviderSchema schema_as_served(const ProviderSchema& declared);
 // configuration plans its default again. Applies inside nested blocks too, element by element.
 Value with_defaults(const Block& block, const Value& object, const Value& config);
 
+// The attribute path a dotted address ("disk.0.size", "tags.env") names in objects of
+// `object_type`: names of object attributes, indexes of list and tuple elements, keys of map
+// elements. It stops before a step the type cannot take (an unknown name, a set element, a
+// bad index), so a script's mistake in an address still points at the nearest attribute.
+AttributePath attribute_path(const Type& object_type, const std::string& address);
+
 // `object` with every null list, set or map block, at any depth, made an empty collection. The
 // CLI always sends blocks the configuration leaves out as empty collections, so a state that
 // holds null there (a read that set nothing, an import, an upgrade) would differ from every

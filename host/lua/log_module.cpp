@@ -11,13 +11,11 @@
 #include <optional>
 #include <stdexcept>
 
+#include "host/lua/call_context.h"
 #include "host/lua/guarded.h"
 
 namespace luaform::lua {
 namespace {
-
-// The registry key under which a state keeps its LogContext pointer.
-const char kContextKey = 0;
 
 enum class Level { Trace = 0, Debug, Info, Warn, Error, Off };
 
@@ -60,13 +58,6 @@ std::string timestamp() {
   return text;
 }
 
-LogContext* context_of(lua_State* L) {
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &kContextKey);
-  auto* context = static_cast<LogContext*>(lua_touserdata(L, -1));
-  lua_pop(L, 1);
-  return context;
-}
-
 // A field's value: scalars as JSON scalars, anything else as its text (tostring), so that a
 // table or a function never stops a log line.
 nlohmann::json field_value(lua_State* L, int index, const std::vector<std::string>& secrets) {
@@ -100,7 +91,7 @@ int log_at(lua_State* L) {
 
   std::vector<std::string> secrets;
   std::string resource_type;
-  if (const LogContext* context = context_of(L)) {
+  if (const CallContext* context = call_context_of(L)) {
     secrets = context->provider_secrets;
     if (context->operation_secrets) {
       auto more = context->operation_secrets();
@@ -136,11 +127,6 @@ int log_at(lua_State* L) {
 }
 
 }  // namespace
-
-void set_log_context(lua_State* L, LogContext* context) {
-  lua_pushlightuserdata(L, context);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kContextKey);
-}
 
 std::string redact(std::string text, std::vector<std::string> secrets) {
   std::sort(secrets.begin(), secrets.end(),

@@ -99,7 +99,7 @@ class LuaProvider : public engine::ProviderLogic {
       auto state = pool_->borrow();
       Diagnostics configured = ensure_configured(*state);
       if (configured.has_errors()) return configured;
-      if (auto error = state->call(op, type_name, d)) diags.error(failed, *error);
+      diags.append(state->call(op, type_name, d));
     } catch (const std::exception& e) {
       diags.error(failed, e.what());
     }

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "host/lua/diagnostics_module.h"
 #include "host/lua/embedded_sdk.h"
 #include "host/lua/encoding_module.h"
 #include "host/lua/guarded.h"
@@ -181,6 +182,8 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
   lua_setfield(L, -2, "luaform_json");
   lua_pushcfunction(L, open_http_module);
   lua_setfield(L, -2, "luaform_http");
+  lua_pushcfunction(L, open_diagnostics_module);
+  lua_setfield(L, -2, "luaform_diagnostics");
   lua_pushcfunction(L, open_encoding_module);
   lua_setfield(L, -2, "luaform_encoding");
   lua_pushcfunction(L, open_log_module);

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "host/engine/duration.h"
+#include "host/lua/call_context.h"
 #include "host/lua/guarded.h"
 #include "host/lua/json_conversion.h"
-#include "host/lua/log_module.h"
 #include "host/lua/module_loader.h"
 #include "host/lua/resource_data_object.h"
 #include "host/lua/schema_reader.h"
@@ -75,24 +75,51 @@ class DeadlineScope {
   RunLimits& limits_;
 };
 
-// Tells the log module, for the duration of a call, which resource it is about and where the
-// sensitive values it must hide are.
-class LogScope {
+// Tells the native modules, for the duration of a call, which resource it is about, where the
+// sensitive values tf.log must hide are, and collects what tf.warn and tf.fail report.
+class CallScope {
  public:
-  LogScope(LogContext& context, const std::string& type_name, const engine::ResourceData& d)
+  CallScope(CallContext& context, const std::string& type_name, const engine::ResourceData& d)
       : context_(context) {
     context_.resource_type = type_name;
+    context_.schema = &d.schema();
     context_.operation_secrets = [&d] { return d.sensitive_texts(); };
+    clear_reports();
   }
-  ~LogScope() {
+  ~CallScope() {
     context_.resource_type.clear();
+    context_.schema = nullptr;
     context_.operation_secrets = nullptr;
+    clear_reports();
   }
-  LogScope(const LogScope&) = delete;
-  LogScope& operator=(const LogScope&) = delete;
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+
+  // The call's warnings, and its error: the structured one of tf.fail when that is what ended
+  // it, else `message` under `summary`.
+  engine::Diagnostics report(const std::optional<std::string>& message,
+                             const std::string& summary) const {
+    engine::Diagnostics diags;
+    for (const auto& warning : context_.warnings) diags.add(warning);
+    if (message) {
+      if (context_.failure && context_.failure_message == *message) {
+        engine::Diagnostic failure = *context_.failure;
+        if (failure.summary.empty()) failure.summary = summary;
+        diags.add(std::move(failure));
+      } else {
+        diags.error(summary, *message);
+      }
+    }
+    return diags;
+  }
 
  private:
-  LogContext& context_;
+  void clear_reports() {
+    context_.warnings.clear();
+    context_.failure.reset();
+    context_.failure_message.clear();
+  }
+  CallContext& context_;
 };
 
 }  // namespace
@@ -101,7 +128,7 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop
                          LoadReport* report)
     : scripts_(scripts), limits_{stop, std::nullopt, {}}, state_(new_sandboxed_state(&limits_)) {
   lua_State* L = state_.get();
-  set_log_context(L, &log_context_);
+  set_call_context(L, &call_context_);
   if (auto failure = protected_run(L, [this](lua_State* S) {
         install_module_loader(S, scripts_);
         register_resource_data_type(S);
@@ -182,7 +209,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
 
 engine::Diagnostics ScriptState::configure(const engine::Value& config,
                                            std::vector<std::string> secrets) {
-  log_context_.provider_secrets = std::move(secrets);
+  call_context_.provider_secrets = std::move(secrets);
   engine::Diagnostics diags;
   if (!provider_) return diags;  // no provider.lua (or it failed to load): no client
   lua_State* L = state_.get();
@@ -202,20 +229,23 @@ engine::Diagnostics ScriptState::configure(const engine::Value& config,
   return diags;
 }
 
-std::optional<std::string> ScriptState::call(engine::Operation op, const std::string& type_name,
-                                             engine::ResourceData& d) {
+engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& type_name,
+                                      engine::ResourceData& d) {
+  const std::string failed = type_name + ": " + engine::operation_name(op) + " failed";
   const bool data_source = op == engine::Operation::ReadData;
   const auto& definitions = data_source ? data_sources_ : resources_;
   auto it = definitions.find(type_name);
   if (it == definitions.end()) {
-    return std::string("no script defines ") + (data_source ? "data source " : "resource ") +
-           type_name;
+    engine::Diagnostics diags;
+    diags.error(failed, std::string("no script defines ") +
+                            (data_source ? "data source " : "resource ") + type_name);
+    return diags;
   }
   const Definition& definition = it->second;
   const char* function = engine::operation_name(op);
   const DeadlineScope deadline(limits_, op, d);
-  const LogScope log_scope(log_context_, type_name, d);
-  return protected_run(state_.get(), [&](lua_State* S) {
+  const CallScope scope(call_context_, type_name, d);
+  const auto error = protected_run(state_.get(), [&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     if (lua_getfield(S, -1, function) != LUA_TFUNCTION) {
       // import = tf.import_by_id: the id is all there is to import.
@@ -244,6 +274,7 @@ std::optional<std::string> ScriptState::call(engine::Operation op, const std::st
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil for LUA_NOREF
     lua_call(S, 2, 0);
   });
+  return scope.report(error, failed);
 }
 
 const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner owner,

@@ -14,7 +14,7 @@
 #include "host/engine/provider_logic.h"
 #include "host/engine/resource_data.h"
 #include "host/engine/schema.h"
-#include "host/lua/log_module.h"
+#include "host/lua/call_context.h"
 #include "host/lua/sandbox.h"
 #include "host/lua/script_set.h"
 
@@ -55,9 +55,11 @@ class ScriptState {
   std::optional<engine::Value> upgrade(const std::string& type_name, int64_t from_version,
                                        int64_t to_version, const std::string& raw_json,
                                        const engine::Type& current, engine::Diagnostics& diags);
-  // Runs one operation; the error message (naming script and line) when it failed.
-  std::optional<std::string> call(engine::Operation op, const std::string& type_name,
-                                  engine::ResourceData& d);
+  // Runs one operation. Its diagnostics: the warnings it reported (tf.warn) and, when it
+  // failed, the error ("TYPE: OP failed", or tf.fail's summary and attribute path) whose
+  // detail names the script and line.
+  engine::Diagnostics call(engine::Operation op, const std::string& type_name,
+                           engine::ResourceData& d);
 
   // Which configuration this state was last configured with (see LuaProvider).
   uint64_t configured_generation = 0;
@@ -73,8 +75,8 @@ class ScriptState {
             LoadReport* report);
 
   const ScriptSet& scripts_;
-  RunLimits limits_;        // before state_: the state's hook reads it until the state is closed
-  LogContext log_context_;  // before state_: its log module reads it
+  RunLimits limits_;          // before state_: the state's hook reads it until the state is closed
+  CallContext call_context_;  // before state_: its native modules read it
   StatePtr state_;
   std::optional<Definition> provider_;
   std::map<std::string, Definition> resources_;

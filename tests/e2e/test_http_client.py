@@ -301,3 +301,29 @@ def test_log_lines_reach_the_cli_log_with_sensitive_values_hidden(web, api):
     web.apply()
     log = web.log.read_text(errors="replace")
     assert "creating beta" not in log and "configuring with token" not in log
+
+
+def test_fail_and_warn_are_shown_at_the_attribute_they_name(web, api):
+    web.write(config(api.url, """
+resource "web_name" "n" {
+  name = "admin"
+}
+"""))
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    text = squash(result.stderr)
+    assert "Error: Name not allowed" in text, text
+    # The CLI quotes the configuration line of the attribute the path names.
+    assert 'name = "admin"' in text and 'resource_name.lua:13: "admin" is kept' in text
+    assert resources(web.state()) == {}
+
+    web.write(config(api.url, """
+resource "web_name" "n" {
+  name   = "ops"
+  labels = { env = "dev" }
+}
+"""))
+    result = web.apply()
+    text = squash(result.stdout + result.stderr)
+    assert "Warning: No team label" in text and "names without one expire" in text, text
+    assert 'in resource "web_name" "n": 15: labels = { env = "dev" }' in text, text
+    assert resources(web.state())["web_name.n"]["values"]["id"] == "ops"
