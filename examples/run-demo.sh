@@ -7,6 +7,8 @@
 #   bash examples/run-demo.sh            # NAME = localfs: files on the local disk
 #   bash examples/run-demo.sh restapi    # a JSON API: json-server (npm) is started on loopback
 #                                        # unless RESTAPI_URI names an API to use
+#   bash examples/run-demo.sh etcd       # keys in etcd: Debian's etcd-server is started on
+#                                        # loopback unless ETCD_ENDPOINT names a cluster
 #
 # Environment: LUAFORM_BUILD (build directory, default build-release), LUAFORM_CACHE (where the
 # OpenTofu CLI and json-server are cached, default ~/.cache/luaform).
@@ -73,6 +75,25 @@ if [[ "$name" == restapi && -z "${RESTAPI_URI:-}" ]]; then
     sleep 0.1
   done
   export RESTAPI_URI="http://127.0.0.1:$port"
+fi
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+if [[ "$name" == etcd && -z "${ETCD_ENDPOINT:-}" ]]; then
+  say "Starting etcd (data in $demo/etcd-data) on loopback"
+  client="http://127.0.0.1:$(free_port)" peer="http://127.0.0.1:$(free_port)"
+  etcd --data-dir "$demo/etcd-data" --listen-client-urls "$client" \
+    --advertise-client-urls "$client" --listen-peer-urls "$peer" \
+    --initial-advertise-peer-urls "$peer" --initial-cluster "default=$peer" \
+    >"$demo/etcd.log" 2>&1 &
+  server_pid=$!
+  trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do
+    curl -sf "$client/health" >/dev/null && break
+    sleep 0.1
+  done
+  export ETCD_ENDPOINT="$client"
 fi
 
 say "tofu apply (in $work; no init needed with dev_overrides)"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from etcd_service import Etcd
 from json_server import JsonServer
 from harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
 
@@ -149,6 +150,21 @@ def json_server_binary() -> Path:
 def json_server(json_server_binary, tmp_path):
     """json-server on a free loopback port, with an empty `posts` collection."""
     server = JsonServer(json_server_binary, tmp_path, {"posts": []})
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def etcd_dir(tmp_path_factory, host_binary) -> Path:
+    """providers/etcd assembled once into a runnable provider directory."""
+    dest = tmp_path_factory.mktemp("provider") / "etcd"
+    return assemble_provider(dest, REPO / "providers" / "etcd", host_binary, "etcd")
+
+
+@pytest.fixture
+def etcd(tmp_path):
+    """Debian's etcd-server on free loopback ports, with a fresh data directory."""
+    server = Etcd(tmp_path)
     yield server
     server.stop()
 

@@ -38,7 +38,7 @@ class JsonServer:
             try:
                 urllib.request.urlopen(self.url + "/db", timeout=1).read()
                 return
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # refused, reset, timed out (URLError is one)
                 if self.process.poll() is not None:
                     break
                 time.sleep(0.1)

@@ -12,7 +12,7 @@ packages=(
   liblua5.4-dev lua5.4 libcurl4-openssl-dev libssl-dev
   nlohmann-json3-dev libmsgpack-cxx-dev doctest-dev
   # lint and tests
-  clang-format clang-tidy lua-check python3-pytest python3-venv openssl
+  clang-format clang-tidy lua-check python3-pytest python3-venv openssl etcd-server
 )
 
 missing=()
