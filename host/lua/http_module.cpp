@@ -12,6 +12,7 @@
 #include "host/engine/duration.h"
 #include "host/lua/guarded.h"
 #include "host/lua/http_client.h"
+#include "host/lua/json_conversion.h"
 #include "host/lua/sandbox.h"
 #include "host/lua/script_where.h"
 
@@ -232,13 +233,16 @@ bool has_header(const http::Headers& headers, std::string_view name) {
   });
 }
 
+// Pushes the function `name` of the luaform_json module, loading the module if no script has.
+void push_json_function(lua_State* L, const char* name) {
+  luaL_requiref(L, "luaform_json", open_json_module, 0);
+  lua_getfield(L, -1, name);
+  lua_remove(L, -2);
+}
+
 void push_encoded_json(lua_State* L, int value) {
-  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  lua_getfield(L, -1, "luaform_json");
-  lua_remove(L, -2);
-  if (!lua_istable(L, -1)) throw std::runtime_error("http: the luaform_json module is missing");
-  lua_getfield(L, -1, "encode");
-  lua_remove(L, -2);
+  value = lua_absindex(L, value);
+  push_json_function(L, "encode");
   lua_pushvalue(L, value);
   lua_call(L, 1, 1);
 }
@@ -344,11 +348,7 @@ void push_decoded_body(lua_State* L, const http::Response& response, bool strict
     lua_pushnil(L);
     return;
   }
-  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  lua_getfield(L, -1, "luaform_json");
-  lua_getfield(L, -1, "decode");
-  lua_remove(L, -2);
-  lua_remove(L, -2);
+  push_json_function(L, "decode");
   lua_pushlstring(L, response.body.data(), response.body.size());
   if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
     const std::string why = error_message(L);

@@ -48,3 +48,10 @@ TEST_CASE("a request that gets no answer names the script line, the request and 
   CHECK(evaluate("tf.http.status_of('text') == nil and tf.http.status_of({status = 1}) == nil") ==
         "true");
 }
+
+TEST_CASE("the module works when required on its own, without the SDK") {
+  // With luaform_json not loaded, the client loads it for its bodies.
+  CHECK(evaluate("(function() package.loaded.luaform_json = nil return require('luaform_http')"
+                 ".client {}:post('http://127.0.0.1:9/', { f = print }) end)()")
+            .find("json.encode: $.f is a function") != std::string::npos);
+}
