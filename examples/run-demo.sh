@@ -62,37 +62,43 @@ mkdir -p "$work/out"
 cp "$repo/examples/$name/main.tf" "$work/main.tf"
 cd "$work"
 
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Runs "$@" in the background (output in $demo/server.log) until the demo ends, and waits until
+# `url` answers.
+serve_until_exit() {
+  local url="$1"
+  shift
+  "$@" >"$demo/server.log" 2>&1 &
+  server_pid=$!
+  trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do
+    curl -sf "$url" >/dev/null && return 0
+    sleep 0.1
+  done
+  echo "run-demo: the server did not answer at $url (see $demo/server.log)" >&2
+  exit 1
+}
+
 if [[ "$name" == restapi && -z "${RESTAPI_URI:-}" ]]; then
   say "Starting json-server (a REST API over $demo/db.json) on loopback"
   json_server="$(bash "$repo/tests/e2e/install-json-server.sh")"
   [[ -f "$demo/db.json" ]] || echo '{"posts": []}' >"$demo/db.json"
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$json_server" --host 127.0.0.1 --port "$port" --quiet "$demo/db.json" >"$demo/json-server.log" 2>&1 &
-  server_pid=$!
-  trap 'kill "$server_pid" 2>/dev/null || true' EXIT
-  for _ in $(seq 100); do
-    curl -sf "http://127.0.0.1:$port/db" >/dev/null && break
-    sleep 0.1
-  done
+  port="$(free_port)"
+  serve_until_exit "http://127.0.0.1:$port/db" \
+    "$json_server" --host 127.0.0.1 --port "$port" --quiet "$demo/db.json"
   export RESTAPI_URI="http://127.0.0.1:$port"
 fi
 
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 if [[ "$name" == etcd && -z "${ETCD_ENDPOINT:-}" ]]; then
   say "Starting etcd (data in $demo/etcd-data) on loopback"
   client="http://127.0.0.1:$(free_port)" peer="http://127.0.0.1:$(free_port)"
-  etcd --data-dir "$demo/etcd-data" --listen-client-urls "$client" \
+  serve_until_exit "$client/health" \
+    etcd --data-dir "$demo/etcd-data" --listen-client-urls "$client" \
     --advertise-client-urls "$client" --listen-peer-urls "$peer" \
-    --initial-advertise-peer-urls "$peer" --initial-cluster "default=$peer" \
-    >"$demo/etcd.log" 2>&1 &
-  server_pid=$!
-  trap 'kill "$server_pid" 2>/dev/null || true' EXIT
-  for _ in $(seq 100); do
-    curl -sf "$client/health" >/dev/null && break
-    sleep 0.1
-  done
+    --initial-advertise-peer-urls "$peer" --initial-cluster "default=$peer"
   export ETCD_ENDPOINT="$client"
 fi
 

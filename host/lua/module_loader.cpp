@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "host/lua/diagnostics_module.h"
@@ -177,19 +178,19 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
 
   // Native modules are always preloaded. Without an override directory the embedded SDK is
   // preloaded too, so nothing shadows it.
+  const std::pair<const char*, lua_CFunction> native_modules[] = {
+      {"luaform_json", open_json_module},
+      {"luaform_http", open_http_module},
+      {"luaform_diagnostics", open_diagnostics_module},
+      {"luaform_encoding", open_encoding_module},
+      {"luaform_log", open_log_module},
+      {"luaform_time", open_time_module},
+  };
   lua_getfield(L, package, "preload");
-  lua_pushcfunction(L, open_json_module);
-  lua_setfield(L, -2, "luaform_json");
-  lua_pushcfunction(L, open_http_module);
-  lua_setfield(L, -2, "luaform_http");
-  lua_pushcfunction(L, open_diagnostics_module);
-  lua_setfield(L, -2, "luaform_diagnostics");
-  lua_pushcfunction(L, open_encoding_module);
-  lua_setfield(L, -2, "luaform_encoding");
-  lua_pushcfunction(L, open_log_module);
-  lua_setfield(L, -2, "luaform_log");
-  lua_pushcfunction(L, open_time_module);
-  lua_setfield(L, -2, "luaform_time");
+  for (const auto& [name, open] : native_modules) {
+    lua_pushcfunction(L, open);
+    lua_setfield(L, -2, name);
+  }
   lua_pop(L, 1);
   if (!scripts.sdk_directory) {
     lua_getfield(L, package, "preload");
