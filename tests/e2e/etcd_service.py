@@ -5,57 +5,39 @@ from __future__ import annotations
 import base64
 import json
 import shutil
-import subprocess
-import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
-from json_server import free_port
+from loopback import LoopbackServer, free_port
 
 
 def b64(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
 
 
-class Etcd:
+class Etcd(LoopbackServer):
     def __init__(self, directory: Path):
         binary = shutil.which("etcd")
         if binary is None:
             raise AssertionError("etcd is not installed: apt-get install etcd-server "
                                  "(tests/setup/install-deps.sh installs it)")
+        super().__init__("etcd", directory / "etcd.log")
         self.binary = binary
         self.directory = directory
         self.client_port, self.peer_port = free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.client_port}"
-        self.process: subprocess.Popen | None = None
         self.start()
 
-    def start(self) -> None:
-        log = (self.directory / "etcd.log").open("a")
-        self.process = subprocess.Popen(
-            [self.binary, "--data-dir", str(self.directory / "etcd-data"),
-             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
-             "--listen-peer-urls", f"http://127.0.0.1:{self.peer_port}",
-             "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.peer_port}",
-             "--initial-cluster", f"default=http://127.0.0.1:{self.peer_port}"],
-            stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if json.loads(urllib.request.urlopen(self.url + "/health", timeout=1).read())\
-                        .get("health") == "true":
-                    return
-            except (OSError, ValueError):  # refused, reset, timed out (URLError is one)
-                if self.process.poll() is not None:
-                    break
-            time.sleep(0.1)
-        raise AssertionError(f"etcd did not start:\n{(self.directory / 'etcd.log').read_text()}")
+    def command(self) -> list[str]:
+        peer = f"http://127.0.0.1:{self.peer_port}"
+        return [self.binary, "--data-dir", str(self.directory / "etcd-data"),
+                "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
+                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+                "--initial-cluster", f"default={peer}"]
 
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
+    def ready(self) -> bool:
+        answer = urllib.request.urlopen(self.url + "/health", timeout=1).read()
+        return json.loads(answer).get("health") == "true"
 
     def call(self, path: str, body: dict) -> dict:
         request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
