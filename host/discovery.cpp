@@ -17,7 +17,8 @@ bool has_scripts(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.ends_with(".lua") &&
-        (name.starts_with("resource_") || name.starts_with("data_source_")))
+        (name.starts_with("resource_") || name.starts_with("data_source_") ||
+         name.starts_with("function_")))
       return true;
   }
   return false;
@@ -40,8 +41,9 @@ std::vector<fs::path> candidate_directories(const fs::path& invoked) {
   return dirs;
 }
 
-// Registers `dir`'s scripts whose file names start with `prefix` under NAME_<rest>.
-void collect(const fs::path& dir, const std::string& prefix, const std::string& provider,
+// Registers `dir`'s scripts whose file names start with `prefix` under `name_prefix` + the
+// rest of the name: resource_server.lua as "example_server", function_parse.lua as "parse".
+void collect(const fs::path& dir, const std::string& prefix, const std::string& name_prefix,
              std::map<std::string, fs::path>& out) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -49,9 +51,7 @@ void collect(const fs::path& dir, const std::string& prefix, const std::string& 
     if (!file.starts_with(prefix) || !file.ends_with(".lua")) continue;
     const std::string rest = file.substr(prefix.size(), file.size() - prefix.size() - 4);
     if (rest.empty()) continue;
-    std::string type_name = provider;
-    type_name.append("_").append(rest);
-    out[type_name] = entry.path();
+    out[name_prefix + rest] = entry.path();
   }
 }
 
@@ -97,8 +97,9 @@ lua::ScriptSet discover_scripts(const fs::path& invoked) {
     set.provider_script = set.directory / "provider.lua";
   if (fs::is_directory(set.directory / "lua-sdk", ec))
     set.sdk_directory = set.directory / "lua-sdk";
-  collect(set.directory, "resource_", set.provider_name, set.resources);
-  collect(set.directory, "data_source_", set.provider_name, set.data_sources);
+  collect(set.directory, "resource_", set.provider_name + "_", set.resources);
+  collect(set.directory, "data_source_", set.provider_name + "_", set.data_sources);
+  collect(set.directory, "function_", "", set.functions);
   return set;
 }
 

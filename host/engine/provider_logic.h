@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "host/engine/diagnostics.h"
 #include "host/engine/resource_data.h"
@@ -21,6 +22,19 @@ enum class Operation { Create, Read, Update, Delete, ReadData, CustomizeDiff, Im
 enum class SchemaOwner { Provider, Resource, DataSource };
 
 const char* operation_name(Operation op);
+
+// Why a provider-defined function call failed: the message, and which argument (0-based) is at
+// fault when one is.
+struct FunctionFailure {
+  std::string text;
+  std::optional<int64_t> argument;
+};
+
+// What a provider-defined function call gives back: the result, or the failure.
+struct FunctionOutcome {
+  Value result;
+  std::optional<FunctionFailure> failure;
+};
 
 class ProviderLogic {
  public:
@@ -56,6 +70,11 @@ class ProviderLogic {
   virtual Diagnostics configure(const Value& config) = 0;
   // Runs one resource or data source operation against `d`. Safe to call concurrently.
   virtual Diagnostics call(Operation op, const std::string& type_name, ResourceData& d) = 0;
+  // Runs the provider-defined function `name` (declared in schema().functions) on arguments
+  // already checked against its parameters. Functions never see the provider's configuration:
+  // the CLI calls them before, and without, ConfigureProvider.
+  virtual FunctionOutcome call_function(const std::string& name,
+                                        const std::vector<Value>& arguments) = 0;
   // Asks running calls to stop as soon as they can (StopProvider).
   virtual void stop() = 0;
 };

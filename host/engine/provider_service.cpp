@@ -40,12 +40,16 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   for (const auto& [name, schema] : declared.data_sources) {
     validate_block(schema.block, "data source " + name, schema_diagnostics_);
   }
+  for (const auto& [name, function] : declared.functions) {
+    validate_function(function, "function " + name, schema_diagnostics_);
+  }
 }
 
 GetMetadataResponse ProviderService::get_metadata() const {
   GetMetadataResponse resp;
   for (const auto& [name, _] : schema_.resources) resp.resources.push_back(name);
   for (const auto& [name, _] : schema_.data_sources) resp.data_sources.push_back(name);
+  for (const auto& [name, _] : schema_.functions) resp.functions.push_back(name);
   resp.diagnostics.append(schema_diagnostics_);
   return resp;
 }

@@ -38,6 +38,7 @@ struct GetMetadataResponse {
   ServerCapabilities capabilities;
   std::vector<std::string> resources;
   std::vector<std::string> data_sources;
+  std::vector<std::string> functions;
   Diagnostics diagnostics;
 };
 
@@ -123,6 +124,20 @@ struct ImportResponse {
   Diagnostics diagnostics;
 };
 
+struct GetFunctionsResponse {
+  const std::map<std::string, Function>* functions = nullptr;
+  Diagnostics diagnostics;
+};
+
+struct CallFunctionRequest {
+  std::string name;
+  std::vector<DynamicValue> arguments;
+};
+struct CallFunctionResponse {
+  DynamicValue result;
+  std::optional<FunctionFailure> error;  // CallFunction reports failures here, not as diagnostics
+};
+
 class ProviderService {
  public:
   explicit ProviderService(std::shared_ptr<ProviderLogic> logic);
@@ -139,6 +154,8 @@ class ProviderService {
   ReadDataResponse read_data_source(const ReadDataRequest& req) const;
   UpgradeResponse upgrade_resource_state(const UpgradeRequest& req) const;
   ImportResponse import_resource_state(const ImportRequest& req) const;
+  GetFunctionsResponse get_functions() const;
+  CallFunctionResponse call_function(const CallFunctionRequest& req) const;
   void stop_provider();
 
  private:

@@ -47,6 +47,11 @@ bool uses_nested_attributes(const ProviderSchema& schema) {
   return false;
 }
 
+const FunctionParameter* Function::parameter_for(size_t index) const {
+  if (index < parameters.size()) return &parameters[index];
+  return variadic ? &*variadic : nullptr;
+}
+
 Type Block::implied_type() const {
   std::map<std::string, Type> attrs;
   for (const Attribute& a : attributes) attrs.emplace(a.name, a.type);

@@ -2,6 +2,7 @@
 // helper/schema options (force_new, default, ...) that the engine's plan and apply rules read.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -89,11 +90,39 @@ struct Schema {
   std::map<std::string, Duration> timeouts;
 };
 
+// A parameter of a provider-defined function.
+struct FunctionParameter {
+  std::string name;
+  Type type;  // the dynamic pseudo-type: any value, passed with its own type
+  std::string description;
+  bool description_markdown = false;
+  // Without allow_null a null argument is an error; without allow_unknown an unknown argument
+  // makes the result unknown without calling the function.
+  bool allow_null = false;
+  bool allow_unknown = false;
+};
+
+// A provider-defined function, called in configurations as provider::NAME::FUNCTION(...).
+struct Function {
+  std::vector<FunctionParameter> parameters;
+  // Takes every argument after `parameters`, each of its type (none at all is fine).
+  std::optional<FunctionParameter> variadic;
+  Type returns;
+  std::string summary;
+  std::string description;
+  bool description_markdown = false;
+  std::string deprecated;  // non-empty: the deprecation message
+
+  // The parameter that receives argument `index` (0-based), or null when there is none.
+  const FunctionParameter* parameter_for(size_t index) const;
+};
+
 // Everything a provider declares, as GetProviderSchema reports it.
 struct ProviderSchema {
   Schema provider;
   std::map<std::string, Schema> resources;     // keyed by full type name ("local_file")
   std::map<std::string, Schema> data_sources;  // keyed by full type name
+  std::map<std::string, Function> functions;   // keyed by the name after provider::NAME::
 };
 
 // True when some resource, data source or the provider uses nested attributes, which only

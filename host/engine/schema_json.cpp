@@ -49,6 +49,11 @@ void put_flag(json& out, const char* name, bool value) {
   if (value) out[name] = true;
 }
 
+json type_json(const Type& t) {
+  // Through the cty type codec the protocol uses, so both agree by construction.
+  return json::parse(encode_type_json(t));
+}
+
 json attribute_json(const Attribute& a) {
   json out = json::object();
   if (a.nested) {
@@ -58,8 +63,7 @@ json attribute_json(const Attribute& a) {
     }
     nested["nesting_mode"] = nesting_name(a.nested->nesting);
   } else {
-    // Through the cty type codec the protocol uses, so both agree by construction.
-    out["type"] = json::parse(encode_type_json(a.type));
+    out["type"] = type_json(a.type);
   }
   put_description(out, a.description, a.description_markdown);
   put_deprecation(out, a.deprecated);
@@ -104,6 +108,25 @@ json schemas_json(const std::map<std::string, Schema>& schemas) {
   return out;
 }
 
+// Functions follow the CLI's jsonfunction package, which, unlike jsonprovider, writes
+// descriptions and summaries even when empty.
+json parameter_json(const FunctionParameter& p) {
+  json out = {{"name", p.name}, {"type", type_json(p.type)}, {"description", p.description}};
+  put_flag(out, "is_nullable", p.allow_null);
+  return out;
+}
+
+json function_json(const Function& f) {
+  json out = {{"description", f.description}, {"summary", f.summary}};
+  out["return_type"] = type_json(f.returns);
+  if (!f.parameters.empty()) {
+    json& parameters = out["parameters"];
+    for (const auto& p : f.parameters) parameters.push_back(parameter_json(p));
+  }
+  if (f.variadic) out["variadic_parameter"] = parameter_json(*f.variadic);
+  return out;
+}
+
 }  // namespace
 
 std::string provider_schema_json(const std::string& address, const ProviderSchema& schema) {
@@ -111,6 +134,10 @@ std::string provider_schema_json(const std::string& address, const ProviderSchem
   if (!schema.resources.empty()) provider["resource_schemas"] = schemas_json(schema.resources);
   if (!schema.data_sources.empty()) {
     provider["data_source_schemas"] = schemas_json(schema.data_sources);
+  }
+  if (!schema.functions.empty()) {
+    json& functions = provider["functions"];
+    for (const auto& [name, f] : schema.functions) functions[name] = function_json(f);
   }
   json document = {{"format_version", "1.0"}, {"provider_schemas", {{address, provider}}}};
   return document.dump();

@@ -1,5 +1,8 @@
 #include "host/engine/schema_rules.h"
 
+#include <algorithm>
+#include <set>
+
 #include "host/engine/nested_elements.h"
 #include "host/engine/value_walk.h"
 
@@ -147,6 +150,51 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     }
     validate_block(nested.block, where + "." + nested.type_name, diags);
   }
+}
+
+namespace {
+
+bool contains_dynamic(const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::Dynamic:
+      return true;
+    case TypeKind::List:
+    case TypeKind::Set:
+    case TypeKind::Map:
+      return contains_dynamic(t.element());
+    case TypeKind::Object:
+      return std::any_of(t.attributes().begin(), t.attributes().end(),
+                         [](const auto& member) { return contains_dynamic(member.second); });
+    case TypeKind::Tuple:
+      return std::any_of(t.tuple_elements().begin(), t.tuple_elements().end(), contains_dynamic);
+    default:
+      return false;
+  }
+}
+
+void check_function_type(const Type& t, const std::string& what, Diagnostics& diags) {
+  if (!t.is_dynamic() && contains_dynamic(t)) {
+    diags.error(what + " has a type with tf.dynamic inside it (" + t.friendly_name() +
+                "); tf.dynamic can only be a whole parameter or return type");
+  }
+}
+
+}  // namespace
+
+void validate_function(const Function& function, const std::string& where, Diagnostics& diags) {
+  std::set<std::string> names;
+  auto check = [&](const FunctionParameter& p) {
+    const std::string what = where +
+                             ": parameter "
+                             " + p.name + "
+                             "";
+    if (p.name.empty()) diags.error(where + ": a parameter has no name");
+    if (!names.insert(p.name).second) diags.error(what + " is declared twice");
+    check_function_type(p.type, what, diags);
+  };
+  for (const auto& p : function.parameters) check(p);
+  if (function.variadic) check(*function.variadic);
+  check_function_type(function.returns, where + ": the return type", diags);
 }
 
 AttributePath attribute_path(const Type& object_type, const std::string& address) {

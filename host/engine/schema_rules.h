@@ -31,4 +31,9 @@ Value with_empty_blocks(const Block& block, const Value& object);
 // InternalValidate's checks on one block (reserved names, option combinations).
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags);
 
+// The same for a provider-defined function: parameter names present and distinct, and the
+// dynamic type only as a whole parameter or return type (a collection or object of values of
+// any type would need cty's type unification, which luaform does not do).
+void validate_function(const Function& function, const std::string& where, Diagnostics& diags);
+
 }  // namespace luaform::engine

@@ -6,6 +6,7 @@
 
 #include <lua.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -29,6 +30,8 @@ struct CallContext {
   // tell whether the error ending the call is that one, or one raised after catching it).
   std::optional<engine::Diagnostic> failure;
   std::string failure_message;
+  // tf.fail { argument = N } in a provider-defined function: the argument at fault (from 1).
+  std::optional<int64_t> failure_argument;
 };
 
 // Makes `context` the one the native modules of `L` use.

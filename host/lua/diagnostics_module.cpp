@@ -1,5 +1,7 @@
 #include "host/lua/diagnostics_module.h"
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -49,14 +51,31 @@ engine::Diagnostic read_diagnostic(lua_State* L, engine::Severity severity, cons
   return d;
 }
 
+// tf.fail { argument = N }: which argument of a provider-defined function is at fault.
+std::optional<int64_t> failing_argument(lua_State* L) {
+  if (!lua_istable(L, 1)) return std::nullopt;
+  std::optional<int64_t> argument;
+  const int type = lua_getfield(L, 1, "argument");
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1) {
+    argument = lua_tointeger(L, -1);
+  } else if (type != LUA_TNIL) {
+    lua_pop(L, 1);
+    throw std::runtime_error("argument must be the position of an argument, counting from 1");
+  }
+  lua_pop(L, 1);
+  return argument;
+}
+
 int fail(lua_State* L) {
   engine::Diagnostic d = read_diagnostic(L, engine::Severity::Error, "tf.fail");
+  const std::optional<int64_t> argument = failing_argument(L);
   // The message names the line, as every error does; it becomes the diagnostic's detail.
   std::string message = script_where(L) + (d.detail.empty() ? d.summary : d.detail);
   if (CallContext* context = call_context_of(L)) {
     d.detail = message;
     context->failure = d;
     context->failure_message = message;
+    context->failure_argument = argument;
   }
   lua_pushlstring(L, message.data(), message.size());
   return lua_error(L);

@@ -106,6 +106,17 @@ class LuaProvider : public engine::ProviderLogic {
     return diags;
   }
 
+  // Functions run on any state, configured or not: the CLI calls them without configuring.
+  engine::FunctionOutcome call_function(const std::string& name,
+                                        const std::vector<engine::Value>& arguments) override {
+    auto declared = report_.schema.functions.find(name);
+    if (declared == report_.schema.functions.end()) {
+      return {engine::Value(), engine::FunctionFailure{"no function named " + name, {}}};
+    }
+    auto state = pool_->borrow();
+    return state->call_function(name, arguments, declared->second);
+  }
+
   void stop() override { stopped_.store(true); }
 
  private:

@@ -15,6 +15,7 @@
 #include "host/lua/json_conversion.h"
 #include "host/lua/log_module.h"
 #include "host/lua/time_module.h"
+#include "host/lua/value_conversion.h"
 
 namespace luaform::lua {
 namespace fs = std::filesystem;
@@ -185,6 +186,7 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"luaform_encoding", open_encoding_module},
       {"luaform_log", open_log_module},
       {"luaform_time", open_time_module},
+      {"luaform_values", open_values_module},
   };
   lua_getfield(L, package, "preload");
   for (const auto& [name, open] : native_modules) {

@@ -22,26 +22,37 @@ using engine::Type;
 }
 
 // A type descriptor: { kind = "type", name = "string" | "number" | "bool" | "list" | "set" |
-// "map", element = <descriptor> }.
-Type read_type(lua_State* L, int index, const std::string& attribute) {
+// "map" | "object" | "dynamic", element = <descriptor>, attributes = { ... } }. `where` names
+// what the type is for in messages ("attribute \"size\""). The dynamic type is only for
+// function parameters and results (`allow_dynamic`).
+Type read_type(lua_State* L, int index, const std::string& where, bool allow_dynamic) {
   index = lua_absindex(L, index);
   luaL_checkstack(L, 2, "type nested too deeply");
-  if (!lua_istable(L, index)) fail(attribute, "its type is not a tf type");
+  auto problem = [&where](const std::string& text) {
+    return std::runtime_error(where + ": " + text);
+  };
+  if (!lua_istable(L, index)) throw problem("its type is not a tf type");
   lua_getfield(L, index, "name");
   const std::string name = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
   lua_pop(L, 1);
   if (name == "string") return Type::string();
   if (name == "number") return Type::number();
   if (name == "bool") return Type::boolean();
+  if (name == "dynamic") {
+    if (!allow_dynamic) {
+      throw problem("tf.dynamic is only for the parameters and results of functions");
+    }
+    return Type::dynamic();
+  }
   if (name == "object") {
     lua_getfield(L, index, "attributes");
     const int attributes = lua_gettop(L);
-    if (!lua_istable(L, attributes)) fail(attribute, "an object type needs its attributes");
+    if (!lua_istable(L, attributes)) throw problem("an object type needs its attributes");
     std::map<std::string, Type> members;
     lua_pushnil(L);
     while (lua_next(L, attributes) != 0) {
-      if (lua_type(L, -2) != LUA_TSTRING) fail(attribute, "object attribute names are strings");
-      members.emplace(lua_tostring(L, -2), read_type(L, -1, attribute));
+      if (lua_type(L, -2) != LUA_TSTRING) throw problem("object attribute names are strings");
+      members.emplace(lua_tostring(L, -2), read_type(L, -1, where, allow_dynamic));
       lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -49,13 +60,13 @@ Type read_type(lua_State* L, int index, const std::string& attribute) {
   }
   if (name == "list" || name == "set" || name == "map") {
     lua_getfield(L, index, "element");
-    Type element = read_type(L, -1, attribute);
+    Type element = read_type(L, -1, where, allow_dynamic);
     lua_pop(L, 1);
     if (name == "list") return Type::list(element);
     if (name == "set") return Type::set(element);
     return Type::map(element);
   }
-  fail(attribute, "unknown type \"" + name + "\"");
+  throw problem("unknown type \"" + name + "\"");
 }
 
 bool flag(lua_State* L, int index, const char* field) {
@@ -150,7 +161,7 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   Attribute a;
   a.name = name;
   lua_getfield(L, index, "type");
-  a.type = read_type(L, -1, name);
+  a.type = read_type(L, -1, "attribute \"" + name + "\"", false);
   lua_pop(L, 1);
   read_common_options(L, index, name, a);
   a.removed = text(L, index, "removed", name);
@@ -355,6 +366,57 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
     schema.block.attributes.insert(schema.block.attributes.begin(), std::move(id));
   }
   return schema;
+}
+
+namespace {
+
+// { name = "text", type = tf.string, description = ..., allow_null = ..., allow_unknown = ... }
+engine::FunctionParameter read_parameter(lua_State* L, int index, const std::string& what) {
+  index = lua_absindex(L, index);
+  if (!lua_istable(L, index)) {
+    throw std::runtime_error(what + " must be a table { name = ..., type = ... }");
+  }
+  engine::FunctionParameter p;
+  if (lua_getfield(L, index, "name") != LUA_TSTRING) {
+    throw std::runtime_error(what + " needs a name");
+  }
+  p.name = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  const std::string where = "parameter \"" + p.name + "\"";
+  lua_getfield(L, index, "type");
+  p.type = read_type(L, -1, where, true);
+  lua_pop(L, 1);
+  std::tie(p.description, p.description_markdown) = description(L, index, p.name);
+  p.allow_null = flag(L, index, "allow_null");
+  p.allow_unknown = flag(L, index, "allow_unknown");
+  return p;
+}
+
+}  // namespace
+
+engine::Function read_function(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  engine::Function f;
+  if (lua_getfield(L, index, "params") == LUA_TTABLE) {
+    const lua_Unsigned n = lua_rawlen(L, -1);
+    for (lua_Unsigned i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, static_cast<lua_Integer>(i));
+      f.parameters.push_back(read_parameter(L, -1, "params[" + std::to_string(i) + "]"));
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  if (lua_getfield(L, index, "variadic") != LUA_TNIL) {
+    f.variadic = read_parameter(L, -1, "variadic");
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, index, "returns");
+  f.returns = read_type(L, -1, "the return type", true);
+  lua_pop(L, 1);
+  f.summary = text(L, index, "summary", "summary");
+  std::tie(f.description, f.description_markdown) = description(L, index, "description");
+  f.deprecated = text(L, index, "deprecated", "deprecated");
+  return f;
 }
 
 }  // namespace luaform::lua

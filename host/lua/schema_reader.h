@@ -13,4 +13,9 @@ namespace luaform::lua {
 // protected call; throws std::runtime_error naming the attribute at fault.
 engine::Schema read_schema(lua_State* L, int index, bool with_id);
 
+// Reads the definition table tf.func returns (at `index`): parameters, variadic parameter,
+// return type, summary, description. Runs inside a protected call; throws
+// std::runtime_error naming the parameter at fault.
+engine::Function read_function(lua_State* L, int index);
+
 }  // namespace luaform::lua

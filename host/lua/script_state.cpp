@@ -18,7 +18,7 @@ namespace {
 
 // "tf.resource { ... }" for kind "resource": how a script should end.
 std::string constructor_of(const std::string& kind) {
-  return "tf." + kind + " { ... }";
+  return (kind == "function" ? std::string("tf.func") : "tf." + kind) + " { ... }";
 }
 
 // What a script returned, for the message saying it returned the wrong thing.
@@ -27,7 +27,7 @@ std::string describe_returned(lua_State* L, int index) {
     lua_getfield(L, index, "kind");
     std::string kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
-    if (kind == "provider" || kind == "resource" || kind == "data_source") {
+    if (kind == "provider" || kind == "resource" || kind == "data_source" || kind == "function") {
       return constructor_of(kind);
     }
     return "a plain table";
@@ -86,6 +86,11 @@ class CallScope {
     context_.operation_secrets = [&d] { return d.sensitive_texts(); };
     clear_reports();
   }
+  // A provider-defined function call: no resource, no schema, no secrets of its own.
+  CallScope(CallContext& context, const std::string& function_name) : context_(context) {
+    context_.resource_type = function_name;
+    clear_reports();
+  }
   ~CallScope() {
     context_.resource_type.clear();
     context_.schema = nullptr;
@@ -118,6 +123,7 @@ class CallScope {
     context_.warnings.clear();
     context_.failure.reset();
     context_.failure_message.clear();
+    context_.failure_argument.reset();
   }
   CallContext& context_;
 };
@@ -142,6 +148,7 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop
   for (const auto& [type_name, file] : scripts.data_sources) {
     load(file, "data_source", type_name, report);
   }
+  for (const auto& [name, file] : scripts.functions) load(file, "function", name, report);
 }
 
 void ScriptState::load(const std::filesystem::path& file, const char* kind,
@@ -151,6 +158,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   const std::string expected = kind;
   std::optional<Definition> loaded;
   engine::Schema schema;
+  engine::Function function;
   bool has_update = false;
   bool has_import = false;
   bool has_customize_diff = false;
@@ -169,7 +177,11 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
                                ", but it returned " + describe_returned(S, -1));
     }
     try {
-      schema = read_schema(S, -1, expected != "provider");
+      if (expected == "function") {
+        function = read_function(S, -1);
+      } else {
+        schema = read_schema(S, -1, expected != "provider");
+      }
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(display + ": " + e.what());
     }
@@ -201,9 +213,12 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
       if (has_import) report->importable.insert(type_name);
       if (has_customize_diff) report->customizing.insert(type_name);
     }
-  } else {
+  } else if (kind_name == "data_source") {
     data_sources_.emplace(type_name, *loaded);
     if (report) report->schema.data_sources[type_name] = std::move(schema);
+  } else {
+    functions_.emplace(type_name, *loaded);
+    if (report) report->schema.functions[type_name] = std::move(function);
   }
 }
 
@@ -275,6 +290,48 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
     lua_call(S, 2, 0);
   });
   return scope.report(error, failed);
+}
+
+engine::FunctionOutcome ScriptState::call_function(const std::string& name,
+                                                   const std::vector<engine::Value>& arguments,
+                                                   const engine::Function& declared) {
+  engine::FunctionOutcome outcome;
+  auto it = functions_.find(name);
+  if (it == functions_.end()) {
+    outcome.failure = engine::FunctionFailure{"no script defines function " + name, {}};
+    return outcome;
+  }
+  const Definition& definition = it->second;
+  const CallScope scope(call_context_, name);
+  const auto error = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
+    lua_getfield(S, -1, "run");
+    luaL_checkstack(S, static_cast<int>(arguments.size()) + 4, "too many arguments");
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      const engine::FunctionParameter* parameter = declared.parameter_for(i);
+      const bool marked = parameter != nullptr && parameter->allow_unknown;
+      push_value(S, arguments[i], marked ? Unknowns::Marked : Unknowns::Nil);
+    }
+    lua_call(S, static_cast<int>(arguments.size()), 1);
+    try {
+      outcome.result = to_value(S, -1, declared.returns, "result");
+    } catch (const ConversionError& e) {
+      throw std::runtime_error(definition.display + ": run returned a value that is not a " +
+                               declared.returns.friendly_name() + ": " + e.what());
+    }
+  });
+  if (error) {
+    engine::FunctionFailure failure{*error, {}};
+    if (call_context_.failure && call_context_.failure_message == *error) {
+      // tf.fail { summary = ..., argument = N }: N counts from 1, the protocol from 0.
+      if (!call_context_.failure->summary.empty()) {
+        failure.text = call_context_.failure->summary + ": " + *error;
+      }
+      if (call_context_.failure_argument) failure.argument = *call_context_.failure_argument - 1;
+    }
+    outcome.failure = std::move(failure);
+  }
+  return outcome;
 }
 
 const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner owner,

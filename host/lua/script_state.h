@@ -61,6 +61,13 @@ class ScriptState {
   engine::Diagnostics call(engine::Operation op, const std::string& type_name,
                            engine::ResourceData& d);
 
+  // Runs the provider-defined function `name`'s run(...) on `arguments`, converting what it
+  // returns to the `declared` return type. A failure's text names the script and line;
+  // tf.fail's `argument` says which argument is at fault.
+  engine::FunctionOutcome call_function(const std::string& name,
+                                        const std::vector<engine::Value>& arguments,
+                                        const engine::Function& declared);
+
   // Which configuration this state was last configured with (see LuaProvider).
   uint64_t configured_generation = 0;
 
@@ -81,6 +88,7 @@ class ScriptState {
   std::optional<Definition> provider_;
   std::map<std::string, Definition> resources_;
   std::map<std::string, Definition> data_sources_;
+  std::map<std::string, Definition> functions_;
   int client_ref_ = LUA_NOREF;
 };
 

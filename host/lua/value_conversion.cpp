@@ -1,7 +1,9 @@
 #include "host/lua/value_conversion.h"
 
 #include <cmath>
+#include <map>
 #include <optional>
+#include <vector>
 
 namespace luaform::lua {
 namespace {
@@ -142,10 +144,83 @@ Value::Object to_attributes(lua_State* L, int index, const Type& t, const std::s
   return attributes;
 }
 
+// A Lua value as a value of its own type, for the dynamic pseudo-type: a string, number or
+// boolean as itself, a table with keys 1..n as a tuple of its elements' types, any other
+// table (the empty one too) as an object.
+Value infer_value(lua_State* L, int index, const std::string& path) {
+  switch (lua_type(L, index)) {
+    case LUA_TSTRING:
+      return to_string_value(L, index, Type::string(), path);
+    case LUA_TNUMBER:
+      return to_number_value(L, index, Type::number(), path);
+    case LUA_TBOOLEAN:
+      return Value::boolean(lua_toboolean(L, index));
+    case LUA_TTABLE:
+      break;
+    default:
+      mismatch(L, index, Type::dynamic(), path, std::string("a ") + luaL_typename(L, index));
+  }
+  if (lua_rawlen(L, index) > 0) {
+    Value::List elements =
+        to_elements(L, index, Type::list(Type::dynamic()), path, ExtraKeys::Reject);
+    std::vector<Type> types;
+    types.reserve(elements.size());
+    for (const Value& e : elements) types.push_back(e.type());
+    return Value::tuple(Type::tuple(std::move(types)), std::move(elements));
+  }
+  Value::Object attributes =
+      to_attributes(L, index, Type::map(Type::dynamic()), path, ExtraKeys::Reject);
+  std::map<std::string, Type> types;
+  for (const auto& [name, v] : attributes) types.emplace(name, v.type());
+  return Value::object(Type::object(std::move(types)), std::move(attributes));
+}
+
+// The registry key of the table tf.unknown stands for.
+constexpr const char* kUnknownMarker = "luaform.unknown";
+
 }  // namespace
 
-void push_value(lua_State* L, const Value& v) {
+void push_unknown_marker(lua_State* L) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kUnknownMarker) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_createtable(L, 0, 2);
+  lua_pushliteral(L, "tf.unknown");
+  lua_setfield(L, -2, "__name");
+  // Printing it, or concatenating it by mistake, says what it is.
+  lua_pushcfunction(L, [](lua_State* S) -> int {
+    lua_pushliteral(S, "(known after apply)");
+    return 1;
+  });
+  lua_setfield(L, -2, "__tostring");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, kUnknownMarker);
+}
+
+bool is_unknown_marker(lua_State* L, int index) {
+  if (!lua_istable(L, index)) return false;
+  index = lua_absindex(L, index);
+  lua_getfield(L, LUA_REGISTRYINDEX, kUnknownMarker);
+  const bool same = lua_rawequal(L, index, -1) != 0;
+  lua_pop(L, 1);
+  return same;
+}
+
+int open_values_module(lua_State* L) {
+  lua_createtable(L, 0, 1);
+  push_unknown_marker(L);
+  lua_setfield(L, -2, "unknown");
+  return 1;
+}
+
+void push_value(lua_State* L, const Value& v, Unknowns unknowns) {
   luaL_checkstack(L, 3, "value nested too deeply");
+  const bool marked = unknowns == Unknowns::Marked;
+  if (v.is_unknown() && marked) {
+    push_unknown_marker(L);
+    return;
+  }
   if (!present(v)) {
     lua_pushnil(L);
     return;
@@ -170,8 +245,8 @@ void push_value(lua_State* L, const Value& v) {
       lua_createtable(L, static_cast<int>(v.elements().size()), 0);
       lua_Integer i = 0;
       for (const Value& element : v.elements()) {
-        if (!present(element)) continue;
-        push_value(L, element);
+        if (!present(element) && !(marked && element.is_unknown())) continue;
+        push_value(L, element, unknowns);
         lua_rawseti(L, -2, ++i);
       }
       return;
@@ -180,9 +255,9 @@ void push_value(lua_State* L, const Value& v) {
     case TypeKind::Object:
       lua_createtable(L, 0, static_cast<int>(v.attributes().size()));
       for (const auto& [key, element] : v.attributes()) {
-        if (!present(element)) continue;
+        if (!present(element) && !(marked && element.is_unknown())) continue;
         lua_pushlstring(L, key.data(), key.size());
-        push_value(L, element);
+        push_value(L, element, unknowns);
         lua_rawset(L, -3);
       }
       return;
@@ -238,6 +313,7 @@ Value to_value(lua_State* L, int index, const Type& t, const std::string& name,
   index = lua_absindex(L, index);
   luaL_checkstack(L, 4, "value nested too deeply");
   if (lua_isnil(L, index)) return Value::null(t);
+  if (is_unknown_marker(L, index)) return Value::unknown(t);
   switch (t.kind()) {
     case TypeKind::String:
       return to_string_value(L, index, t, name);
@@ -253,6 +329,8 @@ Value to_value(lua_State* L, int index, const Type& t, const std::string& name,
       return Value::map(t.element(), to_attributes(L, index, t, name, extra_keys));
     case TypeKind::Object:
       return Value::object(t, to_attributes(L, index, t, name, extra_keys));
+    case TypeKind::Dynamic:
+      return infer_value(L, index, name);
     default:
       throw ConversionError("attribute \"" + name + "\": values of type " + t.friendly_name() +
                             " cannot be set from Lua");

@@ -19,9 +19,23 @@ class ConversionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Pushes `v`. Null and unknown push nil; null or unknown elements inside collections are left
-// out. Numbers that are integers fitting 64 bits become Lua integers, others floats.
-void push_value(lua_State* L, const engine::Value& v);
+// How push_value shows values that are not known yet.
+enum class Unknowns {
+  Nil,     // as nil, like null (resources: d:get of an unknown value gives the zero value)
+  Marked,  // as tf.unknown, at any depth (functions declared with allow_unknown)
+};
+
+// Pushes `v`. Null pushes nil, and null elements inside collections are left out; unknown
+// values as `unknowns` says. Numbers that are integers fitting 64 bits become Lua integers,
+// others floats.
+void push_value(lua_State* L, const engine::Value& v, Unknowns unknowns = Unknowns::Nil);
+
+// tf.unknown: one table per state, standing for a value not known until apply. to_value turns
+// it into an unknown value of the declared type.
+void push_unknown_marker(lua_State* L);
+bool is_unknown_marker(lua_State* L, int index);
+// The module `require("luaform_values")` returns: { unknown = tf.unknown }.
+int open_values_module(lua_State* L);
 
 // Pushes the zero value of `t`: "", 0, false, or an empty table (nil for the dynamic and
 // object types).
@@ -36,7 +50,8 @@ enum class ExtraKeys {
   Drop,    // ignored: an upgraded state may still carry attributes the schema dropped
 };
 
-// Converts the Lua value at `index` to a Value of type `t`; nil becomes null. `name` is the
+// Converts the Lua value at `index` to a Value of type `t`; nil becomes null, tf.unknown an
+// unknown value. `name` is the
 // attribute's name for messages such as: attribute "x": expected string, got table.
 // Throws ConversionError.
 engine::Value to_value(lua_State* L, int index, const engine::Type& t, const std::string& name,

@@ -124,4 +124,12 @@ engine::ImportRequest import_request(const Req& req) {
   return out;
 }
 
+template <class Req>
+engine::CallFunctionRequest call_function_request(const Req& req) {
+  engine::CallFunctionRequest out;
+  out.name = req.name();
+  for (const auto& argument : req.arguments()) out.arguments.push_back(dynamic_value(argument));
+  return out;
+}
+
 }  // namespace luaform::protocol::fromproto

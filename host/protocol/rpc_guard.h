@@ -16,7 +16,7 @@ namespace luaform::protocol {
 
 // Runs `body`, which fills `resp`. On an exception the partial response is discarded,
 // `recover(resp)` may put back a safe value (apply keeps the prior state), and an error
-// diagnostic names the RPC.
+// diagnostic (for CallFunction, the function error) names the RPC.
 template <class Resp, class Body, class Recover>
 grpc::Status guarded(const char* rpc, Resp* resp, Body&& body, Recover&& recover) {
   std::string what;
@@ -32,9 +32,15 @@ grpc::Status guarded(const char* rpc, Resp* resp, Body&& body, Recover&& recover
     std::cerr << "[ERROR] luaform: " << rpc << ": internal error: " << what << std::endl;
     resp->Clear();
     recover(resp);
-    engine::Diagnostics diags;
-    diags.error(std::string("Internal error in the provider during ") + rpc, what);
-    toproto::diagnostics(diags, resp);
+    const std::string summary = std::string("Internal error in the provider during ") + rpc;
+    if constexpr (requires { resp->mutable_error()->set_text(summary); }) {
+      // CallFunction has no diagnostics; its FunctionError carries the failure instead.
+      resp->mutable_error()->set_text(summary + ": " + what);
+    } else {
+      engine::Diagnostics diags;
+      diags.error(summary, what);
+      toproto::diagnostics(diags, resp);
+    }
   } catch (...) {
     // Out of memory while reporting: an empty response is still a valid answer.
   }

@@ -168,16 +168,18 @@ Status Tfplugin5Server::ValidateListResourceConfig(Ctx*,
   return not_supported("list resources", resp);
 }
 
-// Functions are declared in the schema (none yet); OpenTofu asks here only for a function
-// missing from it, and an empty map makes it report "function not found" itself.
 Status Tfplugin5Server::GetFunctions(Ctx*, const p5::GetFunctions::Request*,
-                                     p5::GetFunctions::Response*) {
-  return Status::OK;
+                                     p5::GetFunctions::Response* resp) {
+  return guarded("GetFunctions", resp,
+                 [&] { toproto::functions_response(service_->get_functions(), resp); });
 }
 
 Status Tfplugin5Server::CallFunction(Ctx*, const p5::CallFunction::Request* req,
                                      p5::CallFunction::Response* resp) {
-  return function_not_found(*req, resp);
+  return guarded("CallFunction", resp, [&] {
+    toproto::call_function_response(service_->call_function(fromproto::call_function_request(*req)),
+                                    resp);
+  });
 }
 
 Status Tfplugin5Server::PlanAction(Ctx*, const p5::PlanAction::Request*,

@@ -165,16 +165,18 @@ Status Tfplugin6Server::ValidateListResourceConfig(Ctx*,
   return not_supported("list resources", resp);
 }
 
-// Functions are declared in the schema (none yet); OpenTofu asks here only for a function
-// missing from it, and an empty map makes it report "function not found" itself.
 Status Tfplugin6Server::GetFunctions(Ctx*, const p6::GetFunctions::Request*,
-                                     p6::GetFunctions::Response*) {
-  return Status::OK;
+                                     p6::GetFunctions::Response* resp) {
+  return guarded("GetFunctions", resp,
+                 [&] { toproto::functions_response(service_->get_functions(), resp); });
 }
 
 Status Tfplugin6Server::CallFunction(Ctx*, const p6::CallFunction::Request* req,
                                      p6::CallFunction::Response* resp) {
-  return function_not_found(*req, resp);
+  return guarded("CallFunction", resp, [&] {
+    toproto::call_function_response(service_->call_function(fromproto::call_function_request(*req)),
+                                    resp);
+  });
 }
 
 Status Tfplugin6Server::ValidateStateStoreConfig(Ctx*, const p6::ValidateStateStore::Request*,

@@ -3,6 +3,7 @@
 // is written once as a template and instantiated for both generated namespaces.
 #pragma once
 
+#include <map>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -144,6 +145,32 @@ void schema(const engine::Schema& s, ProtoSchema* out) {
   schema_block(s.block, out->mutable_block());
 }
 
+template <class ProtoParameter>
+void function_parameter(const engine::FunctionParameter& p, ProtoParameter* out) {
+  out->set_name(p.name);
+  out->set_type(engine::encode_type_json(p.type));
+  out->set_allow_null_value(p.allow_null);
+  out->set_allow_unknown_values(p.allow_unknown);
+  out->set_description(p.description);
+  description_kind(p.description_markdown, out);
+}
+
+template <class ProtoFunction>
+void function(const engine::Function& f, ProtoFunction* out) {
+  for (const auto& p : f.parameters) function_parameter(p, out->add_parameters());
+  if (f.variadic) function_parameter(*f.variadic, out->mutable_variadic_parameter());
+  out->mutable_return_()->set_type(engine::encode_type_json(f.returns));
+  out->set_summary(f.summary);
+  out->set_description(f.description);
+  description_kind(f.description_markdown, out);
+  out->set_deprecation_message(f.deprecated);
+}
+
+template <class ProtoFunctionMap>
+void functions(const std::map<std::string, engine::Function>& fs, ProtoFunctionMap* out) {
+  for (const auto& [name, f] : fs) function(f, &(*out)[name]);
+}
+
 // Fills a GetProviderSchema response (tfplugin5 GetSchema has the same shape).
 template <class ProtoResponse>
 void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* out) {
@@ -168,6 +195,7 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
     for (const auto& [name, s] : r.schema->resources) schema(s, &resources[name]);
     auto& data_sources = *out->mutable_data_source_schemas();
     for (const auto& [name, s] : r.schema->data_sources) schema(s, &data_sources[name]);
+    functions(r.schema->functions, out->mutable_functions());
   } else {
     // Without this the CLI reports "missing provider schema" instead of our diagnostics.
     schema(engine::Schema{}, out->mutable_provider());
@@ -182,7 +210,24 @@ void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
   server_capabilities(r.capabilities, out->mutable_server_capabilities());
   for (const auto& name : r.resources) out->add_resources()->set_type_name(name);
   for (const auto& name : r.data_sources) out->add_data_sources()->set_type_name(name);
+  for (const auto& name : r.functions) out->add_functions()->set_name(name);
   diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void functions_response(const engine::GetFunctionsResponse& r, Resp* out) {
+  if (r.functions != nullptr) functions(*r.functions, out->mutable_functions());
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void call_function_response(const engine::CallFunctionResponse& r, Resp* out) {
+  if (r.error) {
+    out->mutable_error()->set_text(r.error->text);
+    if (r.error->argument) out->mutable_error()->set_function_argument(*r.error->argument);
+    return;
+  }
+  dynamic_value(r.result, out->mutable_result());
 }
 
 template <class Resp>

@@ -1,5 +1,5 @@
 // Answers for the parts of the protocol luaform providers cannot have: ephemeral resources,
-// list resources, actions, state stores, resource identities, functions, cross-type moves.
+// list resources, actions, state stores, resource identities, cross-type moves.
 // The CLI only asks about such things when the schema lists them, which ours never does, so
 // these answer a confused client with a clear error rather than a gRPC Unimplemented.
 #pragma once
@@ -46,14 +46,6 @@ grpc::Status action_not_supported(grpc::ServerWriter<Event>* writer) {
   Event event;
   toproto::diagnostics(not_supported_diagnostics("actions"), event.mutable_completed());
   writer->Write(event);
-  return grpc::Status::OK;
-}
-
-// CallFunction reports failures in a FunctionError, not diagnostics.
-template <class Req, class Resp>
-grpc::Status function_not_found(const Req& req, Resp* resp) {
-  resp->mutable_error()->set_text("luaform: this provider defines no function named \"" +
-                                  req.name() + "\"");
   return grpc::Status::OK;
 }
 

@@ -65,6 +65,20 @@ struct ScriptedLogic : ProviderLogic {
     auto it = callbacks.find(op);
     return it == callbacks.end() ? Diagnostics{} : it->second(d);
   }
+  // Provider-defined functions by name; the arguments of each call are recorded.
+  std::map<std::string, std::function<FunctionOutcome(const std::vector<Value>&)>> functions;
+  std::vector<std::string> function_calls;
+  FunctionOutcome call_function(const std::string& name,
+                                const std::vector<Value>& arguments) override {
+    std::string call = name + "(";
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      call += (i ? ", " : "") + arguments[i].to_display_string();
+    }
+    function_calls.push_back(call + ")");
+    auto it = functions.find(name);
+    if (it == functions.end()) return {Value(), FunctionFailure{"no such function", {}}};
+    return it->second(arguments);
+  }
   void stop() override {}
 };
 
