@@ -184,10 +184,7 @@ void check_function_type(const Type& t, const std::string& what, Diagnostics& di
 void validate_function(const Function& function, const std::string& where, Diagnostics& diags) {
   std::set<std::string> names;
   auto check = [&](const FunctionParameter& p) {
-    const std::string what = where +
-                             ": parameter "
-                             " + p.name + "
-                             "";
+    const std::string what = where + ": parameter \"" + p.name + "\"";
     if (p.name.empty()) diags.error(where + ": a parameter has no name");
     if (!names.insert(p.name).second) diags.error(what + " is declared twice");
     check_function_type(p.type, what, diags);

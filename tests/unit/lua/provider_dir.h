@@ -58,6 +58,9 @@ class ProviderDir {
       if (name.starts_with("data_source_") && name.ends_with(".lua")) {
         set.data_sources[type_of("data_source_")] = entry.path();
       }
+      if (name.starts_with("function_") && name.ends_with(".lua")) {
+        set.functions[type_of("function_").substr(5)] = entry.path();  // no "test_" prefix
+      }
       if (name == "lua-sdk" && entry.is_directory()) set.sdk_directory = entry.path();
     }
     return set;

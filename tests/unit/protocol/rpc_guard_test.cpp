@@ -36,6 +36,14 @@ TEST_CASE("the recovery hook restores a safe value after a failure") {
   CHECK(resp.diagnostics(0).detail() == "unknown exception");
 }
 
+TEST_CASE("an exception in CallFunction becomes its function error, which has no diagnostics") {
+  tfplugin6::CallFunction::Response resp;
+  auto status = guarded("CallFunction", &resp, [] { throw std::runtime_error("boom"); });
+  CHECK(status.ok());
+  CHECK_FALSE(resp.has_result());
+  CHECK(resp.error().text() == "Internal error in the provider during CallFunction: boom");
+}
+
 TEST_CASE("a handler that succeeds keeps its response untouched") {
   tfplugin6::ReadResource::Response resp;
   auto status = guarded("ReadResource", &resp, [&] { resp.set_private_("p"); });

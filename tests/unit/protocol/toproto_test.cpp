@@ -221,5 +221,66 @@ TEST_CASE("plans report requires_replace paths and never claim the legacy type s
   CHECK_FALSE(resp.legacy_type_system());
 }
 
+TEST_CASE("functions are described with typed parameters, flags and texts on both protocols") {
+  engine::FunctionParameter text;
+  text.name = "text";
+  text.type = Type::string();
+  text.allow_null = true;
+  text.description = "The `text`.";
+  text.description_markdown = true;
+  engine::FunctionParameter rest;
+  rest.name = "rest";
+  rest.type = Type::dynamic();
+  rest.allow_unknown = true;
+  engine::Function f;
+  f.parameters = {text};
+  f.variadic = rest;
+  f.returns = Type::list(Type::number());
+  f.summary = "Sums";
+  f.description = "Sums things.";
+  f.deprecated = "use add";
+  engine::ProviderSchema schema;
+  schema.functions["sum"] = f;
+  engine::GetProviderSchemaResponse r;
+  r.schema = &schema;
+
+  tfplugin6::GetProviderSchema::Response v6;
+  toproto::provider_schema(r, &v6);
+  const auto& sum = v6.functions().at("sum");
+  REQUIRE(sum.parameters_size() == 1);
+  CHECK(sum.parameters(0).name() == "text");
+  CHECK(sum.parameters(0).type() == "\"string\"");
+  CHECK(sum.parameters(0).allow_null_value());
+  CHECK_FALSE(sum.parameters(0).allow_unknown_values());
+  CHECK(sum.parameters(0).description_kind() == tfplugin6::MARKDOWN);
+  CHECK(sum.variadic_parameter().type() == "\"dynamic\"");
+  CHECK(sum.variadic_parameter().allow_unknown_values());
+  CHECK(sum.return_().type() == R"(["list","number"])");
+  CHECK(sum.summary() == "Sums");
+  CHECK(sum.description() == "Sums things.");
+  CHECK(sum.deprecation_message() == "use add");
+
+  tfplugin5::GetProviderSchema::Response v5;
+  toproto::provider_schema(r, &v5);
+  CHECK(v5.functions().at("sum").SerializeAsString() == sum.SerializeAsString());
+}
+
+TEST_CASE("a function call answers with its result, or with the error and the argument") {
+  engine::CallFunctionResponse ok;
+  ok.result.msgpack = "\xa1x";
+  tfplugin6::CallFunction::Response resp;
+  toproto::call_function_response(ok, &resp);
+  CHECK(resp.result().msgpack() == "\xa1x");
+  CHECK_FALSE(resp.has_error());
+
+  engine::CallFunctionResponse failed;
+  failed.error = engine::FunctionFailure{"bad", 2};
+  tfplugin5::CallFunction::Response resp5;
+  toproto::call_function_response(failed, &resp5);
+  CHECK_FALSE(resp5.has_result());
+  CHECK(resp5.error().text() == "bad");
+  CHECK(resp5.error().function_argument() == 2);
+}
+
 }  // namespace
 }  // namespace luaform::protocol
