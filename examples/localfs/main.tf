@@ -60,6 +60,12 @@ output "inventory_hosts" {
   value = data.localfs_file.inventory.lines
 }
 
+# The provider's function splits text the way the data source splits the file, already at plan
+# time since the content is in the configuration.
+output "inventory_hosts_planned" {
+  value = provider::localfs::lines(localfs_file.inventory.content)
+}
+
 output "inventory_matches" {
   description = "The data source saw exactly what the resource wrote"
   value       = data.localfs_file.inventory.sha256 == localfs_file.inventory.sha256

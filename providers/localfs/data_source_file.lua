@@ -1,18 +1,6 @@
 -- data "localfs_file": reads a file that exists already.
 local tf = require("luaform")
-
--- The content split at "\n"; a final newline does not start another line.
-local function split_lines(content)
-  local lines = {}
-  for line in content:gmatch("([^\n]*)\n") do
-    lines[#lines + 1] = line
-  end
-  local rest = content:match("([^\n]+)$")
-  if rest then
-    lines[#lines + 1] = rest
-  end
-  return lines
-end
+local text = require("lib.text")
 
 return tf.data_source {
   description = "Reads a file from the local disk",
@@ -37,6 +25,6 @@ return tf.data_source {
     d:set("content", content)
     d:set("sha256", tf.hash.sha256(content))
     d:set("size", #content)
-    d:set("lines", split_lines(content))
+    d:set("lines", text.split_lines(content))
   end,
 }

@@ -123,6 +123,16 @@ resource "faults_pair" "it" {{
 """
 
 
+def without_empty_texts(functions: dict) -> dict:
+    """Function schemas without empty descriptions and summaries: OpenTofu's `providers schema
+    -json` writes them, Terraform's leaves them out."""
+    def clean(d: dict) -> dict:
+        return {k: (clean(v) if isinstance(v, dict) else
+                    [clean(e) for e in v] if k == "parameters" else v)
+                for k, v in d.items() if not (k in ("description", "summary") and v == "")}
+    return {name: clean(f) for name, f in functions.items()}
+
+
 def squash(text: str) -> str:
     """Collapses the CLI's line wrapping so phrases can be searched for."""
     return " ".join(text.split())

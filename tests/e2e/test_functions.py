@@ -3,7 +3,8 @@ real CLI: parameter and result types (string, number, bool, collections, objects
 a variadic parameter, null and unknown arguments, and failures that name the argument."""
 import json
 
-from harness import TEST_PROVIDERS_DIR, required_providers, run_schema, squash, parse_json
+from harness import (TEST_PROVIDERS_DIR, parse_json, required_providers, run_schema, squash,
+                     without_empty_texts)
 
 import pytest
 
@@ -127,15 +128,6 @@ output "shout_unknown" {
     assert calc.plan_exit_code() == 0
 
 
-def without_empty_texts(functions: dict) -> dict:
-    """OpenTofu writes empty descriptions and summaries of functions; Terraform leaves them out."""
-    def clean(d: dict) -> dict:
-        return {k: (clean(v) if isinstance(v, dict) else
-                    [clean(e) for e in v] if k == "parameters" else v)
-                for k, v in d.items() if not (k in ("description", "summary") and v == "")}
-    return {name: clean(f) for name, f in functions.items()}
-
-
 def test_schema_command_describes_functions_as_the_cli_does(calc, test_provider):
     provider_dir = test_provider("calc")
     result = run_schema(provider_dir / "terraform-provider-calc")
@@ -149,3 +141,32 @@ def test_schema_command_describes_functions_as_the_cli_does(calc, test_provider)
     shout = cli["provider_schemas"][address]["functions"]["shout"]
     assert shout["summary"] == "Upper-cases text"
     assert shout["variadic_parameter"]["name"] == "suffixes"
+
+
+def test_localfs_lines_splits_like_its_data_source(tofu):
+    tofu.write(required_providers("localfs") + """
+resource "localfs_file" "list" {
+  path    = "list.txt"
+  content = "alpha\\nbeta\\n\\ngamma\\n"
+}
+
+data "localfs_file" "list" {
+  path       = localfs_file.list.path
+  depends_on = [localfs_file.list]
+}
+
+output "from_function" {
+  value = provider::localfs::lines(localfs_file.list.content)
+}
+
+output "from_data_source" {
+  value = data.localfs_file.list.lines
+}
+""")
+    _, plan = tofu.plan()
+    # The content is configuration, so the function's result is known while planning.
+    assert plan["planned_values"]["outputs"]["from_function"]["value"] == \
+        ["alpha", "beta", "", "gamma"]
+    tofu.apply()
+    outputs = tofu.outputs()
+    assert outputs["from_function"] == outputs["from_data_source"] == ["alpha", "beta", "", "gamma"]
