@@ -6,6 +6,7 @@
 #include <string>
 
 #include "host/discovery.h"
+#include "host/docs_command.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/schema_json.h"
 #include "host/lua/lua_provider.h"
@@ -55,6 +56,8 @@ void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
          "  --version   print the version\n"
          "  --check     load every script and report problems (file:line)\n"
          "  --schema    print the provider schema as JSON, as `tofu providers schema -json`\n"
+         "  --docs DIR  write registry-style markdown docs into DIR, with the examples found\n"
+         "              in examples/ beside the scripts (tfplugindocs' layout)\n"
          "  --debug     serve in reattach mode and print TF_REATTACH_PROVIDERS\n";
 }
 
@@ -88,6 +91,20 @@ int schema(const luaform::lua::ScriptSet& scripts) {
   return 0;
 }
 
+// Writes the registry-style docs of a provider that loads without errors.
+int docs(const luaform::lua::ScriptSet& scripts, const char* dir) {
+  if (dir == nullptr || *dir == '\0') {
+    std::cerr << "error: --docs needs the directory to write into, as in --docs docs\n";
+    return 2;
+  }
+  auto service =
+      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  auto response = service->get_provider_schema();
+  print_diagnostics(response.diagnostics, std::cerr);
+  if (response.diagnostics.has_errors() || response.schema == nullptr) return 1;
+  return luaform::write_docs(scripts, *response.schema, dir, std::cout, std::cerr) ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,6 +122,7 @@ int main(int argc, char** argv) {
   }
   if (arg == "--check") return check(scripts);
   if (arg == "--schema") return schema(scripts);
+  if (arg == "--docs") return docs(scripts, argc > 2 ? argv[2] : nullptr);
 
   luaform::protocol::ServeOptions options;
   options.debug = arg == "--debug";

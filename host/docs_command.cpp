@@ -1,0 +1,63 @@
+#include "host/docs_command.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+#include "host/engine/schema_docs.h"
+
+namespace luaform {
+namespace fs = std::filesystem;
+
+namespace {
+
+void read_example(const fs::path& file, const std::string& key, engine::DocExamples& out) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return;
+  std::ostringstream text;
+  text << in.rdbuf();
+  out[key] = text.str();
+}
+
+engine::DocExamples find_examples(const fs::path& examples, const engine::ProviderSchema& schema) {
+  engine::DocExamples found;
+  read_example(examples / "provider" / "provider.tf", "provider", found);
+  for (const auto& [type_name, _] : schema.resources) {
+    read_example(examples / "resources" / type_name / "resource.tf", "resources/" + type_name,
+                 found);
+  }
+  for (const auto& [type_name, _] : schema.data_sources) {
+    read_example(examples / "data-sources" / type_name / "data-source.tf",
+                 "data-sources/" + type_name, found);
+  }
+  for (const auto& [name, _] : schema.functions) {
+    read_example(examples / "functions" / name / "function.tf", "functions/" + name, found);
+  }
+  return found;
+}
+
+}  // namespace
+
+bool write_docs(const lua::ScriptSet& scripts, const engine::ProviderSchema& schema,
+                const fs::path& dir, std::ostream& out, std::ostream& err) {
+  const auto examples = find_examples(scripts.directory / "examples", schema);
+  for (const auto& [relative, text] :
+       engine::registry_docs(scripts.provider_name, schema, examples)) {
+    const fs::path file = dir / relative;
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    std::ofstream page(file, std::ios::binary | std::ios::trunc);
+    page << text;
+    page.close();
+    if (ec || !page) {
+      err << "error: cannot write " << file.string() << (ec ? ": " + ec.message() : std::string())
+          << "\n";
+      return false;
+    }
+    out << "wrote " << file.string() << "\n";
+  }
+  return true;
+}
+
+}  // namespace luaform

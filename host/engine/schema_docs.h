@@ -1,0 +1,24 @@
+// Registry-style markdown documentation of a provider, written from its schema: the layout and
+// sections documentation sites and the registry expect (index.md, resources/, data-sources/,
+// functions/), so `terraform-provider-NAME --docs DIR` stands in for tfplugindocs.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "host/engine/schema.h"
+
+namespace luaform::engine {
+
+// Example configurations by page: "provider", "resources/TYPE", "data-sources/TYPE",
+// "functions/NAME" (TYPE is the full type name, "example_server").
+using DocExamples = std::map<std::string, std::string>;
+
+// The pages, by path relative to the docs directory ("index.md", "resources/server.md",
+// "data-sources/image.md", "functions/parse_arn.md"). `schema` is the schema as served (with
+// "id" and the timeouts block).
+std::map<std::string, std::string> registry_docs(const std::string& provider_name,
+                                                 const ProviderSchema& schema,
+                                                 const DocExamples& examples);
+
+}  // namespace luaform::engine

@@ -1,0 +1,3 @@
+provider "localfs" {
+  root = "/srv/generated" # optional; else $LOCALFS_ROOT, else the working directory
+}

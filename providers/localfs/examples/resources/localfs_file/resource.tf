@@ -1,0 +1,4 @@
+resource "localfs_file" "motd" {
+  path    = "motd.txt"
+  content = "Welcome!\n"
+}

@@ -1,0 +1,97 @@
+// Registry-style pages from a schema: layout, sections, nested schemas and function signatures.
+#include "host/engine/schema_docs.h"
+
+#include <doctest/doctest.h>
+
+#include "scripted_logic.h"
+
+using namespace luaform::engine;
+using namespace luaform::engine::testing;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+ProviderSchema sample() {
+  ProviderSchema s;
+  s.provider.block.description = "Servers\nin the cloud";
+  Attribute token = attribute("token", Type::string(), false, true, false);
+  token.sensitive = true;
+  token.description = "API token";
+  s.provider.block.attributes = {token};
+
+  Schema server;
+  server.block.description = "A server";
+  Attribute name = attribute("name", Type::string(), true, false, false);
+  name.force_new = true;
+  Attribute size = attribute("size", Type::number(), false, true, false);
+  size.default_value = Value::number(2);
+  size.deprecated = "use flavor";
+  Attribute ip = attribute("ip", Type::list(Type::string()), false, false, true);
+  server.block.attributes = {name, size, ip};
+  NestedBlock disk;
+  disk.type_name = "disk";
+  disk.min_items = 1;
+  disk.max_items = 2;
+  disk.block.attributes = {attribute("gb", Type::number(), true, false, false)};
+  server.block.blocks = {disk};
+  s.resources["cloud_server"] = server;
+  s.data_sources["cloud_image"] = Schema{};
+
+  Function join;
+  FunctionParameter sep;
+  sep.name = "sep";
+  sep.type = Type::string();
+  sep.allow_null = true;
+  FunctionParameter parts;
+  parts.name = "parts";
+  parts.type = Type::string();
+  parts.description = "Pieces";
+  join.parameters = {sep};
+  join.variadic = parts;
+  join.returns = Type::string();
+  join.summary = "Joins";
+  s.functions["join"] = join;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("docs have the registry's layout: index, resources, data sources, functions") {
+  auto pages = registry_docs("cloud", sample(), {});
+  std::vector<std::string> names;
+  for (const auto& [path, _] : pages) names.push_back(path);
+  CHECK(names == std::vector<std::string>{"data-sources/image.md", "functions/join.md", "index.md",
+                                          "resources/server.md"});
+  const std::string& index = pages["index.md"];
+  CHECK(
+      index.starts_with("---\npage_title: \"cloud Provider\"\nsubcategory: \"\"\n"
+                        "description: |-\n  Servers in the cloud\n---\n"));
+  CHECK(contains(index, "### Optional\n\n- `token` (String, Sensitive) API token.\n"));
+}
+
+TEST_CASE("a resource page lists required, optional and read-only values, then nested schemas") {
+  auto pages = registry_docs("cloud", sample(), {{"resources/cloud_server", "resource {}\n"}});
+  const std::string& page = pages["resources/server.md"];
+  CHECK(contains(page, "# cloud_server (Resource)\n\nA server\n"));
+  CHECK(contains(page, "## Example Usage\n\n```terraform\nresource {}\n```\n"));
+  CHECK(contains(page,
+                 "### Required\n\n- `name` (String) Changing it replaces the resource.\n"
+                 "- `disk` (Block List, Min: 1, Max: 2) (see [below for nested schema]"
+                 "(#nestedblock--disk))\n"));
+  CHECK(contains(page, "- `size` (Number, Deprecated) Defaults to `2`. Deprecated: use flavor\n"));
+  CHECK(contains(page, "### Read-Only\n\n- `ip` (List of String)\n"));
+  CHECK(contains(page,
+                 "<a id=\"nestedblock--disk\"></a>\n### Nested Schema for `disk`\n\n"
+                 "Required:\n\n- `gb` (Number)\n"));
+}
+
+TEST_CASE("a function page shows its signature and arguments") {
+  auto pages = registry_docs("cloud", sample(), {});
+  const std::string& page = pages["functions/join.md"];
+  CHECK(contains(page, "# function: join\n\nJoins\n"));
+  CHECK(contains(page, "```text\njoin(sep string, parts string...) string\n```"));
+  CHECK(contains(page, "- `sep` (String, Nullable)\n- `parts` (String, Variadic) Pieces\n"));
+}
