@@ -5,29 +5,6 @@
 namespace luaform::engine {
 namespace {
 
-bool has_dynamic_types(const Type& t) {
-  switch (t.kind()) {
-    case TypeKind::Dynamic:
-      return true;
-    case TypeKind::List:
-    case TypeKind::Set:
-    case TypeKind::Map:
-      return has_dynamic_types(t.element());
-    case TypeKind::Object:
-      for (const auto& [name, attribute] : t.attributes()) {
-        if (has_dynamic_types(attribute)) return true;
-      }
-      return false;
-    case TypeKind::Tuple:
-      for (const auto& element : t.tuple_elements()) {
-        if (has_dynamic_types(element)) return true;
-      }
-      return false;
-    default:
-      return false;
-  }
-}
-
 bool block_uses_nested_attributes(const Block& block) {
   return std::any_of(block.attributes.begin(), block.attributes.end(),
                      [](const Attribute& a) { return a.nested != nullptr; }) ||
@@ -91,11 +68,11 @@ Type NestedBlock::implied_type() const {
     case NestingMode::List:
       // As Terraform's configschema does: list elements must share one type, which blocks
       // with dynamic attributes cannot promise, so such a block is dynamically typed.
-      return has_dynamic_types(object) ? Type::dynamic() : Type::list(object);
+      return object.has_dynamic_types() ? Type::dynamic() : Type::list(object);
     case NestingMode::Set:
       return Type::set(object);
     case NestingMode::Map:
-      return has_dynamic_types(object) ? Type::dynamic() : Type::map(object);
+      return object.has_dynamic_types() ? Type::dynamic() : Type::map(object);
   }
   return object;
 }

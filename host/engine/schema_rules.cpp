@@ -1,6 +1,5 @@
 #include "host/engine/schema_rules.h"
 
-#include <algorithm>
 #include <set>
 
 #include "host/engine/nested_elements.h"
@@ -154,26 +153,8 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
 
 namespace {
 
-bool contains_dynamic(const Type& t) {
-  switch (t.kind()) {
-    case TypeKind::Dynamic:
-      return true;
-    case TypeKind::List:
-    case TypeKind::Set:
-    case TypeKind::Map:
-      return contains_dynamic(t.element());
-    case TypeKind::Object:
-      return std::any_of(t.attributes().begin(), t.attributes().end(),
-                         [](const auto& member) { return contains_dynamic(member.second); });
-    case TypeKind::Tuple:
-      return std::any_of(t.tuple_elements().begin(), t.tuple_elements().end(), contains_dynamic);
-    default:
-      return false;
-  }
-}
-
 void check_function_type(const Type& t, const std::string& what, Diagnostics& diags) {
-  if (!t.is_dynamic() && contains_dynamic(t)) {
+  if (!t.is_dynamic() && t.has_dynamic_types()) {
     diags.error(what + " has a type with tf.dynamic inside it (" + t.friendly_name() +
                 "); tf.dynamic can only be a whole parameter or return type");
   }

@@ -105,6 +105,29 @@ const std::vector<Type>& Type::tuple_elements() const {
   return impl_->children;
 }
 
+bool Type::has_dynamic_types() const {
+  switch (kind()) {
+    case TypeKind::Dynamic:
+      return true;
+    case TypeKind::List:
+    case TypeKind::Set:
+    case TypeKind::Map:
+      return element().has_dynamic_types();
+    case TypeKind::Object:
+      for (const auto& [name, attribute] : attributes()) {
+        if (attribute.has_dynamic_types()) return true;
+      }
+      return false;
+    case TypeKind::Tuple:
+      for (const auto& member : tuple_elements()) {
+        if (member.has_dynamic_types()) return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
 std::string Type::friendly_name() const {
   switch (kind()) {
     case TypeKind::String:

@@ -30,6 +30,8 @@ class Type {
   bool is_primitive() const;
   bool is_collection() const;  // list, set or map
   bool is_dynamic() const { return kind() == TypeKind::Dynamic; }
+  // True when this type is or contains the dynamic pseudo-type.
+  bool has_dynamic_types() const;
   // Element type of a list, set or map.
   const Type& element() const;
   const std::map<std::string, Type>& attributes() const;
