@@ -1,9 +1,11 @@
 // luaform: the host binary. Renamed terraform-provider-NAME and placed beside Lua scripts, it
 // is a Terraform/OpenTofu provider; started by hand, it explains itself.
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include "host/discovery.h"
 #include "host/docs_command.h"
@@ -11,6 +13,7 @@
 #include "host/engine/schema_json.h"
 #include "host/lua/lua_provider.h"
 #include "host/protocol/serve.h"
+#include "host/scaffold_command.h"
 
 #ifndef LUAFORM_VERSION
 #define LUAFORM_VERSION "0.0.0"
@@ -58,6 +61,8 @@ void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
          "  --schema    print the provider schema as JSON, as `tofu providers schema -json`\n"
          "  --docs DIR  write registry-style markdown docs into DIR, with the examples found\n"
          "              in examples/ beside the scripts (tfplugindocs' layout)\n"
+         "  --scaffold NAME [DIR]\n"
+         "              write a new provider NAME into DIR (default ./NAME) that works at once\n"
          "  --debug     serve in reattach mode and print TF_REATTACH_PROVIDERS\n";
 }
 
@@ -123,6 +128,17 @@ int main(int argc, char** argv) {
   if (arg == "--check") return check(scripts);
   if (arg == "--schema") return schema(scripts);
   if (arg == "--docs") return docs(scripts, argc > 2 ? argv[2] : nullptr);
+  if (arg == "--scaffold") {
+    if (argc < 3) {
+      std::cerr << "error: --scaffold needs the provider name, as in --scaffold example\n";
+      return 2;
+    }
+    std::error_code ec;
+    const auto host = std::filesystem::canonical(invoked, ec);
+    const std::string dir = argc > 3 ? argv[3] : argv[2];
+    return luaform::scaffold_provider(argv[2], dir, ec ? invoked : host, std::cout, std::cerr) ? 0
+                                                                                               : 1;
+  }
 
   luaform::protocol::ServeOptions options;
   options.debug = arg == "--debug";

@@ -1,0 +1,228 @@
+#include "host/scaffold_command.h"
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <system_error>
+
+namespace luaform {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The skeleton's files; "NAME" stands for the provider name and "PROVIDER_DIR" for the
+// directory's absolute path. (The ~ delimiters keep the Lua's `)"` from ending the strings.)
+const std::map<std::string, std::string>& templates() {
+  static const std::map<std::string, std::string> files = {
+      {"provider.lua",
+       R"~(-- provider "NAME": its configuration, and configure, which builds the client every
+-- resource, data source and import gets. See the authoring guide (lua-sdk/README.md).
+local tf = require("luaform")
+
+return tf.provider {
+  description = "The NAME provider",
+  schema = {
+    endpoint = tf.string {
+      optional = true,
+      default = tf.env("NAME_ENDPOINT", "http://127.0.0.1:8080"),
+      description = "Base URL of the API (env NAME_ENDPOINT)",
+    },
+  },
+  configure = function(config)
+    -- A real provider returns its API client here, for example:
+    --   return tf.http.client { base_url = config.endpoint, bearer_token = config.token }
+    return { endpoint = config.endpoint }
+  end,
+}
+)~"},
+      {"resource_item.lua",
+       R"~(-- resource "NAME_item": a starting point. It keeps everything in Terraform's state; replace
+-- the marked lines with calls to your API through `client`.
+local tf = require("luaform")
+
+return tf.resource {
+  description = "An item",
+  schema = {
+    name = tf.string { required = true, description = "The item's name" },
+    note = tf.string { optional = true, default = "", description = "Free text" },
+    size = tf.number { computed = true, description = "Length of the name" },
+  },
+
+  create = function(d, client) -- luacheck: no unused args
+    -- API: create the object, then set the id it gives as soon as it exists.
+    d:set_id(tf.uuid())
+    d:set("size", #d:get("name"))
+  end,
+
+  read = function(d, client) -- luacheck: no unused args
+    -- API: read the object by d:id(); call d:set_id("") when it is gone, and d:set every
+    -- attribute from what the API says, so drift shows up in plans.
+  end,
+
+  update = function(d, client) -- luacheck: no unused args
+    -- API: send what changed (d:has_change("note")).
+    d:set("size", #d:get("name"))
+  end,
+
+  delete = function(d, client) -- luacheck: no unused args
+    -- API: delete the object d:id().
+  end,
+
+  import = tf.import_by_id,
+}
+)~"},
+      {"data_source_info.lua", R"~(-- data "NAME_info": reads something without managing it.
+local tf = require("luaform")
+
+return tf.data_source {
+  description = "What the provider is configured with",
+  schema = {
+    endpoint = tf.string { computed = true, description = "The configured endpoint" },
+  },
+  read = function(d, client)
+    d:set_id(client.endpoint)
+    d:set("endpoint", client.endpoint)
+  end,
+}
+)~"},
+      {"function_greet.lua",
+       R"~(-- provider::NAME::greet(name): a provider-defined function. Functions compute from their
+-- arguments alone; they get no client.
+local tf = require("luaform")
+
+return tf.func {
+  summary = "Greets someone",
+  params = { { name = "name", type = tf.string, description = "Who to greet" } },
+  returns = tf.string,
+  run = function(name)
+    if name == "" then
+      tf.fail { summary = "Nobody to greet", detail = "the name is empty", argument = 1 }
+    end
+    return "Hello, " .. name .. "!"
+  end,
+}
+)~"},
+      {"examples/provider/provider.tf", R"~(provider "NAME" {
+  endpoint = "http://127.0.0.1:8080"
+}
+)~"},
+      {"examples/resources/NAME_item/resource.tf", R"~(resource "NAME_item" "first" {
+  name = "first"
+  note = "made by the skeleton"
+}
+)~"},
+      {"examples/data-sources/NAME_info/data-source.tf", R"~(data "NAME_info" "current" {}
+)~"},
+      {"examples/functions/greet/function.tf", R"~(output "greeting" {
+  value = provider::NAME::greet("world") # "Hello, world!"
+}
+)~"},
+      {"try/dev.tfrc",
+       R"~(# TF_CLI_CONFIG_FILE=dev.tfrc makes the CLI use the provider from its directory, without
+# `init` or a registry.
+provider_installation {
+  dev_overrides {
+    "registry.opentofu.org/luaform/NAME" = "PROVIDER_DIR"
+  }
+  direct {}
+}
+)~"},
+      {"try/main.tf", R"~(terraform {
+  required_providers {
+    NAME = {
+      source = "registry.opentofu.org/luaform/NAME"
+    }
+  }
+}
+
+provider "NAME" {}
+
+resource "NAME_item" "first" {
+  name = "first"
+}
+
+data "NAME_info" "current" {}
+
+output "size" {
+  value = NAME_item.first.size
+}
+
+output "endpoint" {
+  value = data.NAME_info.current.endpoint
+}
+
+output "greeting" {
+  value = provider::NAME::greet("world")
+}
+)~"},
+      {"README.md", R"~(# The NAME provider
+
+Written in Lua on luaform. Try it with OpenTofu (or Terraform: `terraform apply`):
+
+    cd try && TF_CLI_CONFIG_FILE=dev.tfrc tofu apply
+
+- `./terraform-provider-NAME --check` loads every script and reports problems with file:line.
+- `./terraform-provider-NAME --docs docs` writes the documentation from the descriptions and
+  `examples/`.
+- `resource_item.lua` keeps its data in Terraform's state only: replace the marked lines with
+  calls to your API, and rename it (`resource_X.lua` is resource `NAME_X`).
+
+`terraform-provider-NAME` is a link to the luaform host; for a release, copy the host binary
+under that name instead.
+)~"},
+  };
+  return files;
+}
+
+std::string filled(std::string text, const std::string& name, const std::string& dir) {
+  for (const auto& [key, value] :
+       {std::pair<std::string, std::string>{"NAME", name}, {"PROVIDER_DIR", dir}}) {
+    for (size_t at = text.find(key); at != std::string::npos;
+         at = text.find(key, at + value.size())) {
+      text.replace(at, key.size(), value);
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::path& host,
+                       std::ostream& out, std::ostream& err) {
+  // Provider names become resource prefixes ("NAME_item") and registry addresses.
+  if (!std::regex_match(name, std::regex("[a-z][a-z0-9]*"))) {
+    err << "error: the provider name must be lowercase letters and digits, starting with a "
+           "letter (got \""
+        << name << "\")\n";
+    return false;
+  }
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+    err << "error: " << dir.string() << " exists and is not empty; choose a new directory\n";
+    return false;
+  }
+  const fs::path root = fs::absolute(dir, ec);
+  for (const auto& [relative, text] : templates()) {
+    const fs::path file = root / filled(relative, name, "");
+    fs::create_directories(file.parent_path(), ec);
+    std::ofstream page(file, std::ios::binary);
+    page << filled(text, name, root.string());
+    page.close();
+    if (ec || !page) {
+      err << "error: cannot write " << file.string() << "\n";
+      return false;
+    }
+    out << "wrote " << file.string() << "\n";
+  }
+  const fs::path link = root / ("terraform-provider-" + name);
+  fs::create_symlink(host, link, ec);
+  if (ec) {
+    err << "error: cannot link " << link.string() << " to " << host.string() << ": " << ec.message()
+        << "\n";
+    return false;
+  }
+  out << "linked " << link.string() << " -> " << host.string() << "\n";
+  return true;
+}
+
+}  // namespace luaform

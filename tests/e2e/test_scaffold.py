@@ -1,0 +1,67 @@
+"""`luaform --scaffold NAME [DIR]`: a new provider that passes --check and luacheck, applies
+through the real CLI with an empty plan afterwards, and documents itself with --docs."""
+import os
+import shutil
+import subprocess
+
+from harness import Tofu, squash
+
+
+def run_host(host, *args, cwd=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_", "LUAFORM_"))}
+    return subprocess.run([str(host), *args], env=env, cwd=cwd, text=True, capture_output=True,
+                          timeout=60, check=False)
+
+
+def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, tofu_binary,
+                                                                   protocol, tmp_path):
+    target = tmp_path / "acme"
+    result = run_host(host_binary, "--scaffold", "acme", str(target))
+    assert result.returncode == 0, result.stderr
+    for script in ("provider.lua", "resource_item.lua", "data_source_info.lua",
+                   "function_greet.lua"):
+        assert (target / script).is_file(), result.stdout
+    assert (target / "terraform-provider-acme").is_symlink()
+
+    check = run_host(target / "terraform-provider-acme", "--check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "check passed" in check.stdout
+
+    luacheck = shutil.which("luacheck")
+    assert luacheck, "luacheck is missing: tests/setup/install-deps.sh installs it (apt lua-check)"
+    lint = subprocess.run([luacheck, "--no-color", "--std", "lua54", str(target)], text=True,
+                          capture_output=True, check=False)
+    assert lint.returncode == 0, lint.stdout
+
+    # try/ holds a configuration and a CLI config pointing at the new directory.
+    tofu = Tofu(tofu_binary, target / "try", target / "try" / "dev.tfrc", protocol)
+    tofu.apply()
+    assert tofu.outputs() == {"size": 5, "endpoint": "http://127.0.0.1:8080",
+                              "greeting": "Hello, world!"}
+    assert tofu.plan_exit_code() == 0
+    tofu.destroy()
+
+    docs = run_host(target / "terraform-provider-acme", "--docs", str(target / "docs"))
+    assert docs.returncode == 0, docs.stderr
+    page = (target / "docs" / "resources" / "item.md").read_text()
+    assert 'resource "acme_item" "first"' in page
+
+
+def test_scaffold_refuses_a_bad_name_and_a_directory_in_use(host_binary, tmp_path):
+    result = run_host(host_binary, "--scaffold", "Acme-2", str(tmp_path / "x"))
+    assert result.returncode == 1
+    assert "lowercase letters and digits" in result.stderr
+    assert not (tmp_path / "x").exists()
+
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "notes.txt").write_text("mine")
+    result = run_host(host_binary, "--scaffold", "acme", str(used))
+    assert result.returncode == 1
+    assert "exists and is not empty" in squash(result.stderr)
+    assert sorted(p.name for p in used.iterdir()) == ["notes.txt"]
+
+    # Without DIR the provider goes to ./NAME.
+    result = run_host(host_binary, "--scaffold", "beta", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "beta" / "provider.lua").is_file()
