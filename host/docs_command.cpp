@@ -3,9 +3,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <system_error>
 
 #include "host/engine/schema_docs.h"
+#include "host/text_file.h"
 
 namespace luaform {
 namespace fs = std::filesystem;
@@ -44,18 +44,7 @@ bool write_docs(const lua::ScriptSet& scripts, const engine::ProviderSchema& sch
   const auto examples = find_examples(scripts.directory / "examples", schema);
   for (const auto& [relative, text] :
        engine::registry_docs(scripts.provider_name, schema, examples)) {
-    const fs::path file = dir / relative;
-    std::error_code ec;
-    fs::create_directories(file.parent_path(), ec);
-    std::ofstream page(file, std::ios::binary | std::ios::trunc);
-    page << text;
-    page.close();
-    if (ec || !page) {
-      err << "error: cannot write " << file.string() << (ec ? ": " + ec.message() : std::string())
-          << "\n";
-      return false;
-    }
-    out << "wrote " << file.string() << "\n";
+    if (!write_text_file(dir / relative, text, out, err)) return false;
   }
   return true;
 }

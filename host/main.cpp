@@ -84,16 +84,24 @@ int check(const luaform::lua::ScriptSet& scripts) {
   return diags.has_errors() ? 1 : 0;
 }
 
-// Prints the schema the CLI would see; problems go to stderr so stdout stays pure JSON.
-int schema(const luaform::lua::ScriptSet& scripts) {
+// Runs `use` on the schema the CLI would see and returns its exit status, when the provider
+// loads without errors; else 1. Problems go to stderr, so stdout stays what `use` writes.
+template <class Use>
+int with_served_schema(const luaform::lua::ScriptSet& scripts, Use&& use) {
   auto service =
       std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
   auto response = service->get_provider_schema();
   print_diagnostics(response.diagnostics, std::cerr);
   if (response.diagnostics.has_errors() || response.schema == nullptr) return 1;
-  std::cout << luaform::engine::provider_schema_json(provider_address(scripts), *response.schema)
-            << "\n";
-  return 0;
+  return use(*response.schema);
+}
+
+// Prints the schema the CLI would see as JSON.
+int schema(const luaform::lua::ScriptSet& scripts) {
+  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
+    std::cout << luaform::engine::provider_schema_json(provider_address(scripts), served) << "\n";
+    return 0;
+  });
 }
 
 // Writes the registry-style docs of a provider that loads without errors.
@@ -102,12 +110,9 @@ int docs(const luaform::lua::ScriptSet& scripts, const char* dir) {
     std::cerr << "error: --docs needs the directory to write into, as in --docs docs\n";
     return 2;
   }
-  auto service =
-      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
-  auto response = service->get_provider_schema();
-  print_diagnostics(response.diagnostics, std::cerr);
-  if (response.diagnostics.has_errors() || response.schema == nullptr) return 1;
-  return luaform::write_docs(scripts, *response.schema, dir, std::cout, std::cerr) ? 0 : 1;
+  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
+    return luaform::write_docs(scripts, served, dir, std::cout, std::cerr) ? 0 : 1;
+  });
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "host/scaffold_command.h"
 
-#include <fstream>
+#include "host/text_file.h"
+
 #include <map>
 #include <regex>
 #include <system_error>
@@ -203,16 +204,10 @@ bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::p
   }
   const fs::path root = fs::absolute(dir, ec);
   for (const auto& [relative, text] : templates()) {
-    const fs::path file = root / filled(relative, name, "");
-    fs::create_directories(file.parent_path(), ec);
-    std::ofstream page(file, std::ios::binary);
-    page << filled(text, name, root.string());
-    page.close();
-    if (ec || !page) {
-      err << "error: cannot write " << file.string() << "\n";
+    if (!write_text_file(root / filled(relative, name, ""), filled(text, name, root.string()), out,
+                         err)) {
       return false;
     }
-    out << "wrote " << file.string() << "\n";
   }
   const fs::path link = root / ("terraform-provider-" + name);
   fs::create_symlink(host, link, ec);

@@ -88,7 +88,7 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
 
   FunctionOutcome outcome;
   try {
-    outcome = logic_->call_function(req.name, arguments);
+    outcome = logic_->call_function(req.name, f, arguments);
   } catch (const std::exception& e) {
     return fail(req.name + ": " + e.what());
   }

@@ -70,10 +70,10 @@ class ProviderLogic {
   virtual Diagnostics configure(const Value& config) = 0;
   // Runs one resource or data source operation against `d`. Safe to call concurrently.
   virtual Diagnostics call(Operation op, const std::string& type_name, ResourceData& d) = 0;
-  // Runs the provider-defined function `name` (declared in schema().functions) on arguments
-  // already checked against its parameters. Functions never see the provider's configuration:
-  // the CLI calls them before, and without, ConfigureProvider.
-  virtual FunctionOutcome call_function(const std::string& name,
+  // Runs the provider-defined function `name`, declared as `declared` in schema().functions, on
+  // arguments already checked against its parameters. Functions never see the provider's
+  // configuration: the CLI calls them before, and without, ConfigureProvider.
+  virtual FunctionOutcome call_function(const std::string& name, const Function& declared,
                                         const std::vector<Value>& arguments) = 0;
   // Asks running calls to stop as soon as they can (StopProvider).
   virtual void stop() = 0;

@@ -107,14 +107,10 @@ class LuaProvider : public engine::ProviderLogic {
   }
 
   // Functions run on any state, configured or not: the CLI calls them without configuring.
-  engine::FunctionOutcome call_function(const std::string& name,
+  engine::FunctionOutcome call_function(const std::string& name, const engine::Function& declared,
                                         const std::vector<engine::Value>& arguments) override {
-    auto declared = report_.schema.functions.find(name);
-    if (declared == report_.schema.functions.end()) {
-      return {engine::Value(), engine::FunctionFailure{"no function named " + name, {}}};
-    }
     auto state = pool_->borrow();
-    return state->call_function(name, arguments, declared->second);
+    return state->call_function(name, arguments, declared);
   }
 
   void stop() override { stopped_.store(true); }

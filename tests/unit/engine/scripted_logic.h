@@ -68,7 +68,7 @@ struct ScriptedLogic : ProviderLogic {
   // Provider-defined functions by name; the arguments of each call are recorded.
   std::map<std::string, std::function<FunctionOutcome(const std::vector<Value>&)>> functions;
   std::vector<std::string> function_calls;
-  FunctionOutcome call_function(const std::string& name,
+  FunctionOutcome call_function(const std::string& name, const Function&,
                                 const std::vector<Value>& arguments) override {
     std::string call = name + "(";
     for (size_t i = 0; i < arguments.size(); ++i) {
