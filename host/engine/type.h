@@ -41,6 +41,9 @@ class Type {
   std::string friendly_name() const;
 
   bool operator==(const Type& other) const;
+  // True when both are copies of one type: equal without looking inside (values decoded
+  // against one schema share their types, so comparing their elements starts here).
+  bool is_same_instance(const Type& other) const { return impl_ == other.impl_; }
   bool operator!=(const Type& other) const { return !(*this == other); }
 
  private:

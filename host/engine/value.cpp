@@ -12,6 +12,7 @@ int sign(int c) {
 
 // A total order on types, so that a set of dynamically-typed elements still sorts.
 int compare_types(const Type& a, const Type& b) {
+  if (a.is_same_instance(b)) return 0;
   if (a.kind() != b.kind()) return a.kind() < b.kind() ? -1 : 1;
   switch (a.kind()) {
     case TypeKind::List:

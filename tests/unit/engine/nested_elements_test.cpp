@@ -43,6 +43,35 @@ TEST_CASE("set elements are paired with config elements by their configured attr
   CHECK(seen == std::vector<std::string>{"80 known configured", "443 new configured"});
 }
 
+TEST_CASE("every element of a large set finds its own config element and prior element") {
+  // Every planned element differs from its config element (the computed uid is filled in), so
+  // each one is paired through the configured attributes, not by equality.
+  NestedBlock nb = port_block();
+  const Type t = nb.block.implied_type();
+  Value::List planned;
+  Value::List configured;
+  Value::List before;
+  for (int64_t p = 0; p < 500; ++p) {
+    const std::string uid = "u" + std::to_string(p);
+    planned.push_back(port(nb, p, uid.c_str()));
+    configured.push_back(port(nb, p));
+    if (p % 2 == 0) before.push_back(port(nb, p, uid.c_str()));
+  }
+  size_t visited = 0;
+  map_nested_elements(nb, Value::set(t, planned), Value::set(t, before), Value::set(t, configured),
+                      [&](const Value& e, const Value& p, const Value& c) {
+                        ++visited;
+                        CHECK(c.get_attribute("port") == e.get_attribute("port"));
+                        CHECK(c.get_attribute("uid").is_null());
+                        const bool even =
+                            e.get_attribute("port").to_display_string().back() % 2 == 0;
+                        CHECK(p.is_null() == !even);
+                        if (even) CHECK(p == e);
+                        return e;
+                      });
+  CHECK(visited == 500);
+}
+
 TEST_CASE("a computed attribute the config leaves null may hold anything; a set one must match") {
   NestedBlock nb = port_block();
   CHECK(from_config(nb.block, port(nb, 80, "a"), port(nb, 80)));
