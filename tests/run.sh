@@ -130,16 +130,16 @@ fi
 
 # 3. Lint.
 # The badsyntax test provider does not parse on purpose.
-step "luacheck lua-sdk providers tests/e2e/providers"
+step "luacheck lua-sdk providers tests/e2e/providers tests/bench/provider"
 if luacheck --no-color --exclude-files 'tests/e2e/providers/badsyntax/*' \
-  -- lua-sdk providers tests/e2e/providers; then
+  -- lua-sdk providers tests/e2e/providers tests/bench/provider; then
   pass luacheck
 else
   fail "luacheck"
 fi
 
-step "clang-format --dry-run --Werror (host/, tests/unit/)"
-mapfile -t cxx_files < <(find host tests/unit -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
+step "clang-format --dry-run --Werror (host/, tests/unit/, tests/bench/tools/)"
+mapfile -t cxx_files < <(find host tests/unit tests/bench/tools -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
 if ((${#cxx_files[@]} == 0)); then
   fail "clang-format: no C++ files found"
 elif clang-format --dry-run --Werror "${cxx_files[@]}"; then
@@ -149,9 +149,9 @@ else
 fi
 
 # clang-tidy needs the compile database of the debug build; generated code is not ours.
-step "clang-tidy (host/)"
+step "clang-tidy (host/, tests/bench/tools/)"
 if ((debug_ok)); then
-  mapfile -t tidy_files < <(find host -type f -name '*.cpp' | sort)
+  mapfile -t tidy_files < <(find host tests/bench/tools -type f -name '*.cpp' | sort)
   if printf '%s\n' "${tidy_files[@]}" | xargs -P2 -n4 clang-tidy -p build --quiet \
     --extra-arg=-Wno-unknown-warning-option \
     >"$repo/build/clang-tidy.log" 2>&1; then

@@ -1,0 +1,51 @@
+"""Scenarios 1, 2 and 6: the provider driven directly over gRPC by luaform_bench_rpc
+(tests/bench/tools), which starts it, times the calls and reads its CPU time and memory."""
+
+import json
+import subprocess
+import tempfile
+
+import subjects
+
+
+def run_client(client, mode, options, subject, timeout=3600):
+    command = [str(client), mode, *options, "--", *subject.command]
+    done = subprocess.run(command, env=subject.environment(), capture_output=True, text=True,
+                          timeout=timeout, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def cold_start(client, host, peer_binary, echo, type_counts, repeat):
+    """Exec to handshake line, and to the first GetProviderSchema answer."""
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="luaform-bench-cold-") as scratch:
+        for count in type_counts:
+            lua_dir = subjects.lua_provider_with_types(f"{scratch}/types-{count}", count)
+            for subject in (subjects.luaform(host, lua_dir), subjects.peer(peer_binary, count),
+                            subjects.floor(echo)):
+                results[(count, subject.name)] = run_client(
+                    client, "cold", ["--repeat", str(repeat)], subject)
+    return results
+
+
+def rpc_latency(client, all_subjects, concurrencies, calls):
+    """PlanResourceChange and ApplyResourceChange of bench_item (10 attributes)."""
+    return {(c, s.name): run_client(client, "rpc", ["--calls", str(calls), "--concurrency", str(c)],
+                                    s)
+            for c in concurrencies for s in all_subjects}
+
+
+def big_sets(client, all_subjects, sizes, repeat, timeout):
+    """One bench_bigset planned with N set elements, unchanged and with one element changed."""
+    results = {}
+    for size in sizes:
+        for change in ("none", "one"):
+            for subject in all_subjects:
+                results[(size, change, subject.name)] = run_client(
+                    client, "bigset",
+                    ["--elements", str(size), "--change", change, "--repeat", str(repeat),
+                     "--timeout", str(timeout)],
+                    subject, timeout=timeout * (repeat + 2) + 60)
+    return results
