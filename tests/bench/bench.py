@@ -66,13 +66,16 @@ def rpc_rows(results, concurrencies):
     return rows
 
 
-def linear_growth_row(scenario, metric, small, large, counts, figure):
-    """How much FIGURE grew from COUNTS[0] to COUNTS[1] resources, for each subject."""
+def linear_growth_row(scenario, metric, small, large, figure, held_to_target):
+    """How much FIGURE grew from SMALL to LARGE resources, for each subject. Only the
+    provider's own figures are held to the target: the CLI's time is not the provider's."""
     growth = {}
     for name in ("luaform", "peer"):
         if (small, name) in figure and (large, name) in figure:
             growth[name] = ratio(figure[(large, name)], figure[(small, name)])
-    limit = counts[1] / counts[0] * 1.1  # a tenth for noise
+    if not held_to_target:
+        return Row(scenario, metric, "x", growth)
+    limit = large / small * 1.1  # a tenth for noise
     return Row(scenario, metric, "x", growth, f"<= {limit:.0f}x (linear)",
                growth.get("luaform") is not None and growth["luaform"] <= limit)
 
@@ -97,7 +100,8 @@ def many_rows(results, counts):
         for what, pick in (("wall time", "wall_s"), ("provider CPU", "cpu_s")):
             figure = {k: v[phase][pick] for k, v in results.items()}
             rows.append(linear_growth_row(f"3 tofu, {small:,} -> {large:,}",
-                                          f"{phase} {what} growth", small, large, counts, figure))
+                                          f"{phase} {what} growth", small, large, figure,
+                                          held_to_target=pick == "cpu_s"))
     return rows
 
 
