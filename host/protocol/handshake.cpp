@@ -71,6 +71,13 @@ std::string reattach_json(const std::string& provider_address, int version, long
   };
   nlohmann::ordered_json all;
   all[provider_address] = entry;
+  const std::string registries[] = {"registry.opentofu.org/", "registry.terraform.io/"};
+  for (const std::string& from : registries) {
+    if (!provider_address.starts_with(from)) continue;
+    for (const std::string& to : registries) {
+      if (to != from) all[to + provider_address.substr(from.size())] = entry;
+    }
+  }
   return all.dump();
 }
 

@@ -25,6 +25,9 @@ std::string handshake_line(int version, const std::string& socket_path,
                            const std::string& server_cert_base64);
 
 // The TF_REATTACH_PROVIDERS JSON for debug mode; "Test": true tells the CLI not to kill us.
+// A source such as "luaform/NAME" means registry.opentofu.org/luaform/NAME to OpenTofu and
+// registry.terraform.io/luaform/NAME to Terraform, so an address on either registry is listed
+// under both: the one value works with either CLI (each ignores entries its config does not use).
 std::string reattach_json(const std::string& provider_address, int version, long pid,
                           const std::string& socket_path);
 

@@ -45,5 +45,18 @@ TEST_CASE("the reattach JSON names the provider, a unix address and Test mode") 
   CHECK(e.at("Addr").at("String") == "/tmp/x/plugin.sock");
 }
 
+TEST_CASE("the reattach JSON names the provider on both CLIs' default registries") {
+  auto j = nlohmann::json::parse(
+      reattach_json("registry.opentofu.org/luaform/example", 5, 7, "/tmp/x/plugin.sock"));
+  CHECK(j.size() == 2);
+  CHECK(j.at("registry.terraform.io/luaform/example") ==
+        j.at("registry.opentofu.org/luaform/example"));
+  // Any other host is the user's own registry: the same address for both CLIs.
+  auto own = nlohmann::json::parse(
+      reattach_json("registry.example.com/team/example", 6, 7, "/tmp/x/plugin.sock"));
+  CHECK(own.size() == 1);
+  CHECK(own.contains("registry.example.com/team/example"));
+}
+
 }  // namespace
 }  // namespace luaform::protocol

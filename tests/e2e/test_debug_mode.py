@@ -1,0 +1,73 @@
+"""--debug: the host serves in reattach mode, as a person debugging a provider runs it. It
+prints a TF_REATTACH_PROVIDERS value that either CLI accepts, serves every command run with it
+(the CLI starts no provider of its own), outlives those commands, and ends on Ctrl-C."""
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import threading
+
+from harness import hcl_string, required_providers
+
+REATTACH = re.compile(r"TF_REATTACH_PROVIDERS='(\{.*\})'")
+
+
+def start_debug(binary, protocol):
+    """The provider in debug mode and its TF_REATTACH_PROVIDERS value."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
+    env["LUAFORM_PROTOCOL"] = str(protocol)
+    process = subprocess.Popen([str(binary), "--debug"], env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout],
+                     daemon=True).start()
+    seen = []
+    try:
+        while True:
+            line = lines.get(timeout=30)
+            seen.append(line)
+            found = REATTACH.search(line)
+            if found:
+                return process, found.group(1)
+    except queue.Empty:
+        process.kill()
+        raise AssertionError("no TF_REATTACH_PROVIDERS line within 30 s; stdout was:\n"
+                             + "".join(seen)) from None
+
+
+def test_debug_mode_serves_the_cli_until_interrupted(make_tofu, localfs_dir, protocol):
+    # No dev_overrides: the only way the CLI can reach localfs is the reattach value.
+    tofu = make_tofu({})
+    process, reattach = start_debug(localfs_dir / "terraform-provider-localfs", protocol)
+    try:
+        entries = json.loads(reattach)
+        assert set(entries) == {"registry.opentofu.org/luaform/localfs",
+                                "registry.terraform.io/luaform/localfs"}
+        for entry in entries.values():
+            assert entry["Pid"] == process.pid
+            assert entry["ProtocolVersion"] == protocol
+        tofu.extra_env["TF_REATTACH_PROVIDERS"] = reattach
+        tofu.write(required_providers("localfs") + f"""
+provider "localfs" {{
+  root = {hcl_string(str(tofu.workdir))}
+}}
+
+resource "localfs_file" "note" {{
+  path    = "note.txt"
+  content = "served in debug mode"
+}}
+""")
+        tofu.apply()
+        assert (tofu.workdir / "note.txt").read_text() == "served in debug mode"
+        assert tofu.plan_exit_code() == 0
+        assert process.poll() is None, "the provider must outlive the CLI's commands"
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            code = process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert code == 0
