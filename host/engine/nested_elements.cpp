@@ -91,7 +91,8 @@ class ConfigElements {
     used_.assign(elements_->size(), false);
   }
 
-  // An unused config element equal to `element`.
+  // An unused config element equal to `element`. Called for every element before any
+  // take_from_config, so that equal pairs are settled first.
   const Value* take_equal(const Value& element) {
     if (!elements_) return nullptr;
     auto it = std::lower_bound(elements_->begin(), elements_->end(), element, less);
