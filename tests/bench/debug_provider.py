@@ -1,37 +1,22 @@
 """A provider started in debug (reattach) mode, so that the benchmark, not the CLI, owns its
 process and can read its CPU time and memory across several CLI commands."""
 
-import json
-import os
-import re
 import signal
 import subprocess
-import threading
+import sys
+from pathlib import Path
 
 import process_stats
 
-# Both luaform (--debug) and terraform-plugin-go (ServeOpts.Debug) print this shell form.
-_REATTACH_LINE = re.compile(r"TF_REATTACH_PROVIDERS='(\{.*\})'")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
+from debug_mode import start_debug  # noqa: E402  (shared with the e2e scenario of --debug)
 
 
 class DebugProvider:
     """Starts `command` with `env` and waits for its TF_REATTACH_PROVIDERS value."""
 
     def __init__(self, command, env, startup_timeout=60):
-        self._process = subprocess.Popen(
-            command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
-        self._stderr_tail = []
-        self._reattach = None
-        self._announced = threading.Event()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        if not self._announced.wait(startup_timeout) or self._reattach is None:
-            self.stop()
-            raise RuntimeError(
-                f"{command[0]} printed no TF_REATTACH_PROVIDERS line within {startup_timeout} s;"
-                " its stderr ended with:\n" + "".join(self._stderr_tail[-20:]))
-        self.reattach = self._reattach
+        self._process, self.reattach = start_debug(command, env, startup_timeout)
 
     @property
     def pid(self):
@@ -62,21 +47,3 @@ class DebugProvider:
     def __exit__(self, *exc):
         self.stop()
 
-    def _read_stdout(self):
-        for line in self._process.stdout:
-            found = _REATTACH_LINE.search(line)
-            if found and self._reattach is None:
-                json.loads(found.group(1))  # not JSON: fail here rather than in the CLI
-                self._reattach = found.group(1)
-                self._announced.set()
-        self._announced.set()  # the process ended without announcing itself
-
-    def _drain_stderr(self):
-        for line in self._process.stderr:
-            self._stderr_tail = (self._stderr_tail + [line])[-50:]
-
-
-def environment_with(extra):
-    env = dict(os.environ)
-    env.update(extra)
-    return env

@@ -3,44 +3,23 @@ prints a TF_REATTACH_PROVIDERS value that either CLI accepts, serves every comma
 (the CLI starts no provider of its own), outlives those commands, and ends on Ctrl-C."""
 import json
 import os
-import queue
-import re
 import signal
 import subprocess
-import threading
 
+from debug_mode import start_debug
 from harness import hcl_string, required_providers
 
-REATTACH = re.compile(r"TF_REATTACH_PROVIDERS='(\{.*\})'")
 
-
-def start_debug(binary, protocol):
-    """The provider in debug mode and its TF_REATTACH_PROVIDERS value."""
+def start_localfs(binary, protocol):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
     env["LUAFORM_PROTOCOL"] = str(protocol)
-    process = subprocess.Popen([str(binary), "--debug"], env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout],
-                     daemon=True).start()
-    seen = []
-    try:
-        while True:
-            line = lines.get(timeout=30)
-            seen.append(line)
-            found = REATTACH.search(line)
-            if found:
-                return process, found.group(1)
-    except queue.Empty:
-        process.kill()
-        raise AssertionError("no TF_REATTACH_PROVIDERS line within 30 s; stdout was:\n"
-                             + "".join(seen)) from None
+    return start_debug([str(binary), "--debug"], env)
 
 
 def test_debug_mode_serves_the_cli_until_interrupted(make_tofu, localfs_dir, protocol):
     # No dev_overrides: the only way the CLI can reach localfs is the reattach value.
     tofu = make_tofu({})
-    process, reattach = start_debug(localfs_dir / "terraform-provider-localfs", protocol)
+    process, reattach = start_localfs(localfs_dir / "terraform-provider-localfs", protocol)
     try:
         entries = json.loads(reattach)
         assert set(entries) == {"registry.opentofu.org/luaform/localfs",
