@@ -18,7 +18,7 @@ bool has_scripts(const fs::path& dir) {
     const std::string name = entry.path().filename().string();
     if (name.ends_with(".lua") &&
         (name.starts_with("resource_") || name.starts_with("data_source_") ||
-         name.starts_with("function_")))
+         name.starts_with("ephemeral_") || name.starts_with("function_")))
       return true;
   }
   return false;
@@ -99,6 +99,7 @@ lua::ScriptSet discover_scripts(const fs::path& invoked) {
     set.sdk_directory = set.directory / "lua-sdk";
   collect(set.directory, "resource_", set.provider_name + "_", set.resources);
   collect(set.directory, "data_source_", set.provider_name + "_", set.data_sources);
+  collect(set.directory, "ephemeral_", set.provider_name + "_", set.ephemeral_resources);
   collect(set.directory, "function_", "", set.functions);
   return set;
 }

@@ -31,6 +31,10 @@ engine::DocExamples find_examples(const fs::path& examples, const engine::Provid
     read_example(examples / "data-sources" / type_name / "data-source.tf",
                  "data-sources/" + type_name, found);
   }
+  for (const auto& [type_name, _] : schema.ephemeral_resources) {
+    read_example(examples / "ephemeral-resources" / type_name / "ephemeral-resource.tf",
+                 "ephemeral-resources/" + type_name, found);
+  }
   for (const auto& [name, _] : schema.functions) {
     read_example(examples / "functions" / name / "function.tf", "functions/" + name, found);
   }

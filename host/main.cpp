@@ -36,6 +36,9 @@ void print_scripts(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
   for (const auto& [name, path] : scripts.data_sources) {
     out << "data source:  " << name << "  (" << path.filename().string() << ")\n";
   }
+  for (const auto& [name, path] : scripts.ephemeral_resources) {
+    out << "ephemeral:    " << name << "  (" << path.filename().string() << ")\n";
+  }
   for (const auto& [name, path] : scripts.functions) {
     out << "function:     provider::" << scripts.provider_name << "::" << name << "  ("
         << path.filename().string() << ")\n";

@@ -521,7 +521,7 @@ local function define(kind, definition, functions, extra)
   end
   local problem = unknown_key(what, definition, allowed)
     or schema_problem(what, definition.schema == nil and {} or definition.schema,
-      kind ~= "provider")
+      kind ~= "provider" and kind ~= "ephemeral")
   if problem then
     error(problem, CALLER + 1)
   end
@@ -731,6 +731,15 @@ function M.data_source(definition)
     error(problem, CALLER)
   end
   local tagged = define("data_source", definition, { read = true }, { timeouts = true })
+  return tagged
+end
+
+-- An ephemeral resource: open(d, client) sets the values, which the CLI uses for one run and
+-- never saves; renew(d, client) and close(d, client) see only what open kept with
+-- d:set_private.
+function M.ephemeral(definition)
+  local tagged = define("ephemeral", definition, { open = true, renew = false, close = false },
+    {})
   return tagged
 end
 

@@ -107,6 +107,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
 
   if (planned.is_null()) {
     ResourceData d(*schema, prior, Value::null(type), Value::null(type));
+    d.set_private_data(req.planned_private);
     diags.append(detail::guarded_call(*logic_, Operation::Delete, req.type_name, d));
     resp.new_state = detail::encode_dynamic(diags.has_errors() ? prior : Value::null(type), type);
     return resp;
@@ -128,8 +129,11 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     return resp;
   }
   ResourceData d(*schema, prior, config, planned);
+  d.set_private_data(req.planned_private);
   Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d);
   diags.append(call_diags);
+  // Saved even when the call failed: what it recorded describes the object it left behind.
+  resp.private_data = d.private_data();
   Value result = call_diags.has_errors() ? d.result_after_failure() : d.result();
   const std::string what = req.type_name + ": " + operation_name(op);
 

@@ -38,7 +38,7 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
                 "The import function cleared the id: there is no such object to import.");
     return resp;
   }
-  resp.imported.push_back({req.type_name, detail::encode_dynamic(state, type), {}});
+  resp.imported.push_back({req.type_name, detail::encode_dynamic(state, type), d.private_data()});
   return resp;
 }
 

@@ -16,10 +16,23 @@ namespace luaform::engine {
 
 // Import: the resource's own import function (ProviderLogic::importable), given the user's
 // import id; a logic that imports by id alone does nothing for it.
-enum class Operation { Create, Read, Update, Delete, ReadData, CustomizeDiff, Import };
+// Open, Renew, Close: an ephemeral resource's lifecycle. Renew and Close see only the private
+// data Open (or the last Renew) left; a logic without them does nothing for them.
+enum class Operation {
+  Create,
+  Read,
+  Update,
+  Delete,
+  ReadData,
+  CustomizeDiff,
+  Import,
+  Open,
+  Renew,
+  Close
+};
 
 // Whose schema an attribute belongs to.
-enum class SchemaOwner { Provider, Resource, DataSource };
+enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource };
 
 const char* operation_name(Operation op);
 

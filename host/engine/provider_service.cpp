@@ -25,6 +25,12 @@ const char* operation_name(Operation op) {
       return "customize_diff";
     case Operation::Import:
       return "import";
+    case Operation::Open:
+      return "open";
+    case Operation::Renew:
+      return "renew";
+    case Operation::Close:
+      return "close";
   }
   return "call";
 }
@@ -40,6 +46,9 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   for (const auto& [name, schema] : declared.data_sources) {
     validate_block(schema.block, "data source " + name, schema_diagnostics_);
   }
+  for (const auto& [name, schema] : declared.ephemeral_resources) {
+    validate_block(schema.block, "ephemeral resource " + name, schema_diagnostics_);
+  }
   for (const auto& [name, function] : declared.functions) {
     validate_function(function, "function " + name, schema_diagnostics_);
   }
@@ -49,6 +58,9 @@ GetMetadataResponse ProviderService::get_metadata() const {
   GetMetadataResponse resp;
   for (const auto& [name, _] : schema_.resources) resp.resources.push_back(name);
   for (const auto& [name, _] : schema_.data_sources) resp.data_sources.push_back(name);
+  for (const auto& [name, _] : schema_.ephemeral_resources) {
+    resp.ephemeral_resources.push_back(name);
+  }
   for (const auto& [name, _] : schema_.functions) resp.functions.push_back(name);
   resp.diagnostics.append(schema_diagnostics_);
   return resp;
@@ -96,6 +108,16 @@ Diagnostics ProviderService::validate_data_source_config(const ValidateRequest& 
       detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
   if (schema) {
     diags.append(validate(SchemaOwner::DataSource, req.type_name, *schema, req.config));
+  }
+  return diags;
+}
+
+Diagnostics ProviderService::validate_ephemeral_resource_config(const ValidateRequest& req) const {
+  Diagnostics diags;
+  const Schema* schema =
+      detail::find_schema(schema_.ephemeral_resources, "ephemeral resource", req.type_name, diags);
+  if (schema) {
+    diags.append(validate(SchemaOwner::EphemeralResource, req.type_name, *schema, req.config));
   }
   return diags;
 }

@@ -2,6 +2,7 @@
 // messages onto these structs one-to-one; every rule of Terraform's contract lives behind them.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,11 +39,12 @@ struct GetMetadataResponse {
   ServerCapabilities capabilities;
   std::vector<std::string> resources;
   std::vector<std::string> data_sources;
+  std::vector<std::string> ephemeral_resources;
   std::vector<std::string> functions;
   Diagnostics diagnostics;
 };
 
-struct ValidateRequest {  // provider, resource and data source config validation
+struct ValidateRequest {  // provider, resource, data source and ephemeral config validation
   std::string type_name;  // empty for the provider itself
   DynamicValue config;
 };
@@ -124,6 +126,29 @@ struct ImportResponse {
   Diagnostics diagnostics;
 };
 
+// An ephemeral resource's lifecycle: Open gives the value, private data and when to renew; the
+// CLI hands the private data to Renew (which may replace it) and at last to Close.
+using RenewTime = std::optional<std::chrono::system_clock::time_point>;
+struct OpenEphemeralRequest {
+  std::string type_name;
+  DynamicValue config;
+};
+struct OpenEphemeralResponse {
+  DynamicValue result;
+  std::string private_data;
+  RenewTime renew_at;
+  Diagnostics diagnostics;
+};
+struct RenewEphemeralRequest {  // also CloseEphemeralResource's
+  std::string type_name;
+  std::string private_data;
+};
+struct RenewEphemeralResponse {
+  std::string private_data;
+  RenewTime renew_at;
+  Diagnostics diagnostics;
+};
+
 struct GetFunctionsResponse {
   const std::map<std::string, Function>* functions = nullptr;
   Diagnostics diagnostics;
@@ -154,6 +179,10 @@ class ProviderService {
   ReadDataResponse read_data_source(const ReadDataRequest& req) const;
   UpgradeResponse upgrade_resource_state(const UpgradeRequest& req) const;
   ImportResponse import_resource_state(const ImportRequest& req) const;
+  Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;
+  OpenEphemeralResponse open_ephemeral_resource(const OpenEphemeralRequest& req) const;
+  RenewEphemeralResponse renew_ephemeral_resource(const RenewEphemeralRequest& req) const;
+  Diagnostics close_ephemeral_resource(const RenewEphemeralRequest& req) const;
   GetFunctionsResponse get_functions() const;
   CallFunctionResponse call_function(const CallFunctionRequest& req) const;
   void stop_provider();

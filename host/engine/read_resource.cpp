@@ -18,11 +18,13 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
     return resp;
   }
   ResourceData d(*schema, current, Value::null(type), Value::null(type));
+  d.set_private_data(req.private_data);
   diags.append(detail::guarded_call(*logic_, Operation::Read, req.type_name, d));
   if (diags.has_errors()) {
     resp.new_state = detail::encode_dynamic(current, type);
     return resp;
   }
+  resp.private_data = d.private_data();
   // A value read back that the resource counts as the same as the stored one keeps the stored
   // spelling: no drift to report.
   const Value read =

@@ -167,23 +167,30 @@ bool ResourceData::has_change(const std::string& address) const {
   return old_value != new_value;
 }
 
-Value ResourceData::result() const {
+Value ResourceData::values() const {
   const Type object_type = schema_->block.implied_type();
-  std::string current_id = id();
-  if (current_id.empty()) return Value::null(object_type);
-  Value b = base();
+  const Value b = base();
+  const bool has_base = b.is_known() && !b.is_null();
   Value::Object attrs;
   for (const auto& [name, type] : object_type.attributes()) {
     Value v;
     if (auto it = set_.find(name); it != set_.end()) {
       v = it->second;
     } else {
-      v = b.is_known() ? b.get_attribute(name) : Value::null(type);
+      v = has_base ? b.get_attribute(name) : Value::null(type);
     }
     attrs[name] = unknowns_to_null(v);
   }
-  if (object_type.attributes().count("id")) attrs["id"] = Value::string(current_id);
+  if (object_type.attributes().count("id")) {
+    const std::string current_id = id();
+    attrs["id"] = current_id.empty() ? Value::null(Type::string()) : Value::string(current_id);
+  }
   return with_empty_blocks(schema_->block, Value::object(object_type, std::move(attrs)));
+}
+
+Value ResourceData::result() const {
+  if (id().empty()) return Value::null(schema_->block.implied_type());
+  return values();
 }
 
 Value ResourceData::result_after_failure() const {
@@ -200,7 +207,7 @@ Value ResourceData::result_after_failure() const {
 
 std::vector<std::string> ResourceData::sensitive_texts() const {
   std::vector<std::string> out;
-  for (const Value& v : {state_, config_, planned_, result()}) {
+  for (const Value& v : {state_, config_, planned_, values()}) {
     auto found = engine::sensitive_texts(schema_->block, v);
     out.insert(out.end(), std::make_move_iterator(found.begin()),
                std::make_move_iterator(found.end()));

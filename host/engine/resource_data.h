@@ -2,6 +2,7 @@
 // Reads follow helper/schema's priority: state < config < plan < values set by the function.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
@@ -59,8 +60,23 @@ class ResourceData {
   void set_partial(bool on) { partial_ = on; }
   void mark_partial(const std::string& name) { partial_keys_.insert(name); }
 
-  // The object to save: planned/state values overlaid with what was set, remaining
-  // unknowns made null. A null object when the id is empty (the resource is gone).
+  // Bytes the logic keeps with the object for itself (the protocol's private data): Terraform
+  // stores them with the state or plan and hands them back, but never shows them. For an
+  // ephemeral resource they are all that Renew and Close get.
+  const std::string& private_data() const { return private_; }
+  void set_private_data(std::string bytes) { private_ = std::move(bytes); }
+
+  // An ephemeral resource's next renewal, which only Open and Renew may ask for
+  // (allow_renewal): the CLI calls Renew at that time if the resource is still open then.
+  void allow_renewal() { renewal_allowed_ = true; }
+  bool renewal_allowed() const { return renewal_allowed_; }
+  void set_renew_at(std::chrono::system_clock::time_point at) { renew_at_ = at; }
+  std::optional<std::chrono::system_clock::time_point> renew_at() const { return renew_at_; }
+
+  // Planned/state values overlaid with what was set, remaining unknowns made null.
+  Value values() const;
+  // The object to save: values(), or a null object when the id is empty (the resource is
+  // gone).
   Value result() const;
   // The object to save after the function failed: result(), with partial mode applied.
   Value result_after_failure() const;
@@ -81,6 +97,9 @@ class ResourceData {
   std::optional<std::string> id_;
   bool cleared_ = false;
   bool plan_changes_allowed_ = false;
+  bool renewal_allowed_ = false;
+  std::string private_;
+  std::optional<std::chrono::system_clock::time_point> renew_at_;
   bool partial_ = false;
   std::set<std::string> partial_keys_;
   std::set<std::string> new_computed_;

@@ -16,7 +16,8 @@ bool block_uses_nested_attributes(const Block& block) {
 
 bool uses_nested_attributes(const ProviderSchema& schema) {
   if (block_uses_nested_attributes(schema.provider.block)) return true;
-  for (const auto* schemas : {&schema.resources, &schema.data_sources}) {
+  for (const auto* schemas :
+       {&schema.resources, &schema.data_sources, &schema.ephemeral_resources}) {
     for (const auto& [name, s] : *schemas) {
       if (block_uses_nested_attributes(s.block)) return true;
     }

@@ -122,11 +122,13 @@ struct ProviderSchema {
   Schema provider;
   std::map<std::string, Schema> resources;     // keyed by full type name ("local_file")
   std::map<std::string, Schema> data_sources;  // keyed by full type name
-  std::map<std::string, Function> functions;   // keyed by the name after provider::NAME::
+  // Values opened for the length of one CLI run and never saved (ephemeral "x" "y" { ... }).
+  std::map<std::string, Schema> ephemeral_resources;  // keyed by full type name
+  std::map<std::string, Function> functions;          // keyed by the name after provider::NAME::
 };
 
-// True when some resource, data source or the provider uses nested attributes, which only
-// protocol 6 can describe.
+// True when some resource, data source, ephemeral resource or the provider uses nested attributes,
+// which only protocol 6 can describe.
 bool uses_nested_attributes(const ProviderSchema& schema);
 
 }  // namespace luaform::engine

@@ -262,6 +262,11 @@ std::map<std::string, std::string> registry_docs(const std::string& provider_nam
     pages["data-sources/" + short_name(provider_name, type_name) + ".md"] = object_page(
         provider_name, type_name, s, "Data Source", "data-sources/" + type_name, examples);
   }
+  for (const auto& [type_name, s] : schema.ephemeral_resources) {
+    pages["ephemeral-resources/" + short_name(provider_name, type_name) + ".md"] =
+        object_page(provider_name, type_name, s, "Ephemeral Resource",
+                    "ephemeral-resources/" + type_name, examples);
+  }
   for (const auto& [name, f] : schema.functions) {
     pages["functions/" + name + ".md"] = function_page(provider_name, name, f, examples);
   }

@@ -135,6 +135,9 @@ std::string provider_schema_json(const std::string& address, const ProviderSchem
   if (!schema.data_sources.empty()) {
     provider["data_source_schemas"] = schemas_json(schema.data_sources);
   }
+  if (!schema.ephemeral_resources.empty()) {
+    provider["ephemeral_resource_schemas"] = schemas_json(schema.ephemeral_resources);
+  }
   if (!schema.functions.empty()) {
     json& functions = provider["functions"];
     for (const auto& [name, f] : schema.functions) functions[name] = function_json(f);

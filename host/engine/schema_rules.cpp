@@ -69,6 +69,8 @@ ProviderSchema schema_as_served(const ProviderSchema& declared) {
     ensure_id(schema.block);
     add_timeouts_block(schema);
   }
+  // An ephemeral resource has no lifecycle in state, so neither an id nor timeouts.
+  for (auto& [name, schema] : served.ephemeral_resources) serve_block(schema.block);
   return served;
 }
 

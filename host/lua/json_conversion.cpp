@@ -273,6 +273,46 @@ void push_json(lua_State* L, const std::string& text) {
   push(L, j, NullAs::Absent);
 }
 
+namespace {
+
+// The JSON object in `document`; an empty document is an empty object.
+nlohmann::json json_object(const std::string& document, const std::string& what) {
+  if (document.empty()) return nlohmann::json::object();
+  nlohmann::json j = nlohmann::json::parse(document, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    throw std::runtime_error(what + " is not a JSON object, so it was not written by luaform");
+  }
+  return j;
+}
+
+}  // namespace
+
+void push_json_member(lua_State* L, const std::string& document, const std::string& key,
+                      const std::string& what) {
+  const nlohmann::json j = json_object(document, what);
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    lua_pushnil(L);
+  } else {
+    push(L, *it, NullAs::Sentinel);
+  }
+}
+
+std::string with_json_member(lua_State* L, const std::string& document, const std::string& key,
+                             int index, const std::string& what) {
+  nlohmann::json j = json_object(document, what);
+  if (lua_isnil(L, index)) {
+    j.erase(key);
+  } else {
+    j[key] = to_json(L, index, "$." + key, 0);
+  }
+  try {
+    return j.dump();
+  } catch (const nlohmann::json::type_error&) {
+    throw std::runtime_error(what + ": a string is not valid UTF-8");
+  }
+}
+
 int open_json_module(lua_State* L) {
   const luaL_Reg functions[] = {{"decode", guarded<decode>},
                                 {"encode", guarded<encode>},

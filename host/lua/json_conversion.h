@@ -12,6 +12,16 @@ namespace luaform::lua {
 // array holds a null (a Lua sequence cannot hold nil, and dropping it would lose a position).
 void push_json(lua_State* L, const std::string& text);
 
+// Members of a JSON object kept as text (a resource's private data), `what` naming it in
+// errors. push_json_member pushes member `key` (nil when absent; an empty document has none);
+// with_json_member returns the document with `key` set to the Lua value at `index` (removed when
+// nil), raising an error when the value cannot be JSON. Both refuse a document that is not a
+// JSON object.
+void push_json_member(lua_State* L, const std::string& document, const std::string& key,
+                      const std::string& what);
+std::string with_json_member(lua_State* L, const std::string& document, const std::string& key,
+                             int index, const std::string& what);
+
 // The module `require("luaform_json")` returns (also `tf.json`):
 //   decode(text)        the value; JSON null is `null`, so a null member is not an absent one.
 //                       Invalid JSON raises an error saying where.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "host/lua/guarded.h"
+#include "host/lua/json_conversion.h"
 #include "host/lua/value_conversion.h"
 
 namespace luaform::lua {
@@ -206,6 +207,41 @@ int is_new_resource(lua_State* L) {
   return 1;
 }
 
+// d:private("key") / d:set_private("key", value): values the script keeps with the object
+// for itself (strings, numbers, booleans, tables: anything JSON holds). Terraform stores them
+// with the state, or hands an ephemeral resource's to renew and close, and never shows them.
+int get_private(lua_State* L) {
+  ResourceData& d = self(L);
+  const std::string key = luaL_checkstring(L, 2);
+  push_json_member(L, d.private_data(), key, "d:private: the private data");
+  return 1;
+}
+
+int set_private(lua_State* L) {
+  ResourceData& d = self(L);
+  const std::string key = luaL_checkstring(L, 2);
+  luaL_checkany(L, 3);
+  d.set_private_data(
+      with_json_member(L, d.private_data(), key, 3, "d:set_private: the private data"));
+  return 0;
+}
+
+// d:renew_in(seconds): an ephemeral resource's open or renew asks to be renewed that much later.
+int renew_in(lua_State* L) {
+  ResourceData& d = self(L);
+  if (!d.renewal_allowed()) {
+    throw std::runtime_error("d:renew_in is for an ephemeral resource's open and renew only");
+  }
+  const lua_Number seconds = luaL_checknumber(L, 2);
+  if (!(seconds >= 0) || seconds > 1e9) {
+    throw std::runtime_error("d:renew_in expects a number of seconds from 0 to 1e9");
+  }
+  const auto delay = std::chrono::duration_cast<std::chrono::system_clock::duration>(
+      std::chrono::duration<double>(seconds));
+  d.set_renew_at(std::chrono::system_clock::now() + delay);
+  return 0;
+}
+
 int to_string(lua_State* L) {
   auto** slot = static_cast<ResourceData**>(luaL_checkudata(L, 1, kMetatable));
   lua_pushstring(L, *slot == nullptr ? "ResourceData (expired)" : "ResourceData");
@@ -232,6 +268,9 @@ void register_resource_data_type(lua_State* L) {
       {"set_partial", guarded<set_partial>},
       {"get_change", guarded<get_change>},
       {"is_new_resource", guarded<is_new_resource>},
+      {"private", guarded<get_private>},
+      {"set_private", guarded<set_private>},
+      {"renew_in", guarded<renew_in>},
       {nullptr, nullptr},
   };
   luaL_newmetatable(L, kMetatable);

@@ -16,6 +16,8 @@ struct ScriptSet {
       resources;  // "example_server" -> resource_server.lua
   std::map<std::string, std::filesystem::path>
       data_sources;  // "example_image" -> data_source_image.lua
+  std::map<std::string, std::filesystem::path>
+      ephemeral_resources;                                 // "example_token" -> ephemeral_token.lua
   std::map<std::string, std::filesystem::path> functions;  // "parse_arn" -> function_parse_arn.lua
   // A lua-sdk/ directory next to the scripts overrides the SDK embedded in the binary.
   std::optional<std::filesystem::path> sdk_directory;

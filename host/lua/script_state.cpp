@@ -27,12 +27,41 @@ std::string describe_returned(lua_State* L, int index) {
     lua_getfield(L, index, "kind");
     std::string kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
-    if (kind == "provider" || kind == "resource" || kind == "data_source" || kind == "function") {
+    if (kind == "provider" || kind == "resource" || kind == "data_source" || kind == "ephemeral" ||
+        kind == "function") {
       return constructor_of(kind);
     }
     return "a plain table";
   }
   return luaL_typename(L, index);
+}
+
+// Whose definition runs operation `op`.
+engine::SchemaOwner owner_of(engine::Operation op) {
+  switch (op) {
+    case engine::Operation::ReadData:
+      return engine::SchemaOwner::DataSource;
+    case engine::Operation::Open:
+    case engine::Operation::Renew:
+    case engine::Operation::Close:
+      return engine::SchemaOwner::EphemeralResource;
+    default:
+      return engine::SchemaOwner::Resource;
+  }
+}
+
+const char* owner_name(engine::SchemaOwner owner) {
+  switch (owner) {
+    case engine::SchemaOwner::Provider:
+      return "provider";
+    case engine::SchemaOwner::Resource:
+      return "resource";
+    case engine::SchemaOwner::DataSource:
+      return "data source";
+    case engine::SchemaOwner::EphemeralResource:
+      return "ephemeral resource";
+  }
+  return "definition";
 }
 
 // `message` starting with the script's name, as Lua's own errors already do.
@@ -148,6 +177,9 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop
   for (const auto& [type_name, file] : scripts.data_sources) {
     load(file, "data_source", type_name, report);
   }
+  for (const auto& [type_name, file] : scripts.ephemeral_resources) {
+    load(file, "ephemeral", type_name, report);
+  }
   for (const auto& [name, file] : scripts.functions) load(file, "function", name, report);
 }
 
@@ -180,7 +212,8 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
       if (expected == "function") {
         function = read_function(S, -1);
       } else {
-        schema = read_schema(S, -1, expected != "provider");
+        // An ephemeral resource is never saved, so it needs no id.
+        schema = read_schema(S, -1, expected != "provider" && expected != "ephemeral");
       }
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(display + ": " + e.what());
@@ -216,6 +249,9 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   } else if (kind_name == "data_source") {
     data_sources_.emplace(type_name, *loaded);
     if (report) report->schema.data_sources[type_name] = std::move(schema);
+  } else if (kind_name == "ephemeral") {
+    ephemeral_.emplace(type_name, *loaded);
+    if (report) report->schema.ephemeral_resources[type_name] = std::move(schema);
   } else {
     functions_.emplace(type_name, *loaded);
     if (report) report->schema.functions[type_name] = std::move(function);
@@ -247,24 +283,26 @@ engine::Diagnostics ScriptState::configure(const engine::Value& config,
 engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& type_name,
                                       engine::ResourceData& d) {
   const std::string failed = type_name + ": " + engine::operation_name(op) + " failed";
-  const bool data_source = op == engine::Operation::ReadData;
-  const auto& definitions = data_source ? data_sources_ : resources_;
-  auto it = definitions.find(type_name);
-  if (it == definitions.end()) {
+  const engine::SchemaOwner owner = owner_of(op);
+  const Definition* found = definition_of(owner, type_name);
+  if (found == nullptr) {
     engine::Diagnostics diags;
-    diags.error(failed, std::string("no script defines ") +
-                            (data_source ? "data source " : "resource ") + type_name);
+    diags.error(failed, "no script defines " + std::string(owner_name(owner)) + " " + type_name);
     return diags;
   }
-  const Definition& definition = it->second;
+  const Definition& definition = *found;
   const char* function = engine::operation_name(op);
   const DeadlineScope deadline(limits_, op, d);
   const CallScope scope(call_context_, type_name, d);
   const auto error = protected_run(state_.get(), [&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     if (lua_getfield(S, -1, function) != LUA_TFUNCTION) {
-      // import = tf.import_by_id: the id is all there is to import.
-      if (op == engine::Operation::Import) return;
+      // import = tf.import_by_id: the id is all there is to import. An ephemeral resource
+      // without renew or close has nothing to keep alive or release.
+      if (op == engine::Operation::Import || op == engine::Operation::Renew ||
+          op == engine::Operation::Close) {
+        return;
+      }
       throw std::runtime_error(definition.display + " declares no " + function + " function");
     }
     ResourceDataLease lease(S, d);
@@ -337,7 +375,9 @@ engine::FunctionOutcome ScriptState::call_function(const std::string& name,
 const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner owner,
                                                           const std::string& type_name) const {
   if (owner == engine::SchemaOwner::Provider) return provider_ ? &*provider_ : nullptr;
-  const auto& definitions = owner == engine::SchemaOwner::Resource ? resources_ : data_sources_;
+  const auto& definitions = owner == engine::SchemaOwner::Resource     ? resources_
+                            : owner == engine::SchemaOwner::DataSource ? data_sources_
+                                                                       : ephemeral_;
   auto it = definitions.find(type_name);
   return it == definitions.end() ? nullptr : &it->second;
 }

@@ -88,6 +88,7 @@ class ScriptState {
   std::optional<Definition> provider_;
   std::map<std::string, Definition> resources_;
   std::map<std::string, Definition> data_sources_;
+  std::map<std::string, Definition> ephemeral_;
   std::map<std::string, Definition> functions_;
   int client_ref_ = LUA_NOREF;
 };

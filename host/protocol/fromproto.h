@@ -51,7 +51,8 @@ engine::ValidateRequest validate_provider_request(const Req& req) {
   return out;
 }
 
-// ValidateResourceConfig and ValidateDataResourceConfig (and their protocol 5 names).
+// ValidateResourceConfig, ValidateDataResourceConfig, ValidateEphemeralResourceConfig (and their
+// protocol 5 names).
 template <class Req>
 engine::ValidateRequest validate_request(const Req& req) {
   engine::ValidateRequest out;
@@ -129,6 +130,23 @@ engine::CallFunctionRequest call_function_request(const Req& req) {
   engine::CallFunctionRequest out;
   out.name = req.name();
   for (const auto& argument : req.arguments()) out.arguments.push_back(dynamic_value(argument));
+  return out;
+}
+
+template <class Req>
+engine::OpenEphemeralRequest open_ephemeral_request(const Req& req) {
+  engine::OpenEphemeralRequest out;
+  out.type_name = req.type_name();
+  out.config = dynamic_value(req.config());
+  return out;
+}
+
+// RenewEphemeralResource and CloseEphemeralResource.
+template <class Req>
+engine::RenewEphemeralRequest ephemeral_private_request(const Req& req) {
+  engine::RenewEphemeralRequest out;
+  out.type_name = req.type_name();
+  out.private_data = req.private_();
   return out;
 }
 

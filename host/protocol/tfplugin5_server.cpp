@@ -137,24 +137,40 @@ Status Tfplugin5Server::GenerateResourceConfig(Ctx*, const p5::GenerateResourceC
 }
 
 Status Tfplugin5Server::ValidateEphemeralResourceConfig(
-    Ctx*, const p5::ValidateEphemeralResourceConfig::Request*,
+    Ctx*, const p5::ValidateEphemeralResourceConfig::Request* req,
     p5::ValidateEphemeralResourceConfig::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded("ValidateEphemeralResourceConfig", resp, [&] {
+    toproto::diagnostics(
+        service_->validate_ephemeral_resource_config(fromproto::validate_request(*req)), resp);
+  });
 }
 
-Status Tfplugin5Server::OpenEphemeralResource(Ctx*, const p5::OpenEphemeralResource::Request*,
+Status Tfplugin5Server::OpenEphemeralResource(Ctx*, const p5::OpenEphemeralResource::Request* req,
                                               p5::OpenEphemeralResource::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded("OpenEphemeralResource", resp, [&] {
+    toproto::open_ephemeral_response(
+        service_->open_ephemeral_resource(fromproto::open_ephemeral_request(*req)), resp);
+  });
 }
 
-Status Tfplugin5Server::RenewEphemeralResource(Ctx*, const p5::RenewEphemeralResource::Request*,
+Status Tfplugin5Server::RenewEphemeralResource(Ctx*, const p5::RenewEphemeralResource::Request* req,
                                                p5::RenewEphemeralResource::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded(
+      "RenewEphemeralResource", resp,
+      [&] {
+        toproto::renew_ephemeral_response(
+            service_->renew_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+      },
+      // Close still needs what renew was given.
+      [&](p5::RenewEphemeralResource::Response* r) { r->set_private_(req->private_()); });
 }
 
-Status Tfplugin5Server::CloseEphemeralResource(Ctx*, const p5::CloseEphemeralResource::Request*,
+Status Tfplugin5Server::CloseEphemeralResource(Ctx*, const p5::CloseEphemeralResource::Request* req,
                                                p5::CloseEphemeralResource::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded("CloseEphemeralResource", resp, [&] {
+    toproto::diagnostics(
+        service_->close_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+  });
 }
 
 Status Tfplugin5Server::ListResource(Ctx*, const p5::ListResource::Request*,

@@ -134,24 +134,40 @@ Status Tfplugin6Server::GenerateResourceConfig(Ctx*, const p6::GenerateResourceC
 }
 
 Status Tfplugin6Server::ValidateEphemeralResourceConfig(
-    Ctx*, const p6::ValidateEphemeralResourceConfig::Request*,
+    Ctx*, const p6::ValidateEphemeralResourceConfig::Request* req,
     p6::ValidateEphemeralResourceConfig::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded("ValidateEphemeralResourceConfig", resp, [&] {
+    toproto::diagnostics(
+        service_->validate_ephemeral_resource_config(fromproto::validate_request(*req)), resp);
+  });
 }
 
-Status Tfplugin6Server::OpenEphemeralResource(Ctx*, const p6::OpenEphemeralResource::Request*,
+Status Tfplugin6Server::OpenEphemeralResource(Ctx*, const p6::OpenEphemeralResource::Request* req,
                                               p6::OpenEphemeralResource::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded("OpenEphemeralResource", resp, [&] {
+    toproto::open_ephemeral_response(
+        service_->open_ephemeral_resource(fromproto::open_ephemeral_request(*req)), resp);
+  });
 }
 
-Status Tfplugin6Server::RenewEphemeralResource(Ctx*, const p6::RenewEphemeralResource::Request*,
+Status Tfplugin6Server::RenewEphemeralResource(Ctx*, const p6::RenewEphemeralResource::Request* req,
                                                p6::RenewEphemeralResource::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded(
+      "RenewEphemeralResource", resp,
+      [&] {
+        toproto::renew_ephemeral_response(
+            service_->renew_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+      },
+      // Close still needs what renew was given.
+      [&](p6::RenewEphemeralResource::Response* r) { r->set_private_(req->private_()); });
 }
 
-Status Tfplugin6Server::CloseEphemeralResource(Ctx*, const p6::CloseEphemeralResource::Request*,
+Status Tfplugin6Server::CloseEphemeralResource(Ctx*, const p6::CloseEphemeralResource::Request* req,
                                                p6::CloseEphemeralResource::Response* resp) {
-  return not_supported("ephemeral resources", resp);
+  return guarded("CloseEphemeralResource", resp, [&] {
+    toproto::diagnostics(
+        service_->close_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+  });
 }
 
 Status Tfplugin6Server::ListResource(Ctx*, const p6::ListResource::Request*,

@@ -3,6 +3,7 @@
 // is written once as a template and instantiated for both generated namespaces.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -195,6 +196,8 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
     for (const auto& [name, s] : r.schema->resources) schema(s, &resources[name]);
     auto& data_sources = *out->mutable_data_source_schemas();
     for (const auto& [name, s] : r.schema->data_sources) schema(s, &data_sources[name]);
+    auto& ephemeral = *out->mutable_ephemeral_resource_schemas();
+    for (const auto& [name, s] : r.schema->ephemeral_resources) schema(s, &ephemeral[name]);
     functions(r.schema->functions, out->mutable_functions());
   } else {
     // Without this the CLI reports "missing provider schema" instead of our diagnostics.
@@ -210,6 +213,9 @@ void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
   server_capabilities(r.capabilities, out->mutable_server_capabilities());
   for (const auto& name : r.resources) out->add_resources()->set_type_name(name);
   for (const auto& name : r.data_sources) out->add_data_sources()->set_type_name(name);
+  for (const auto& name : r.ephemeral_resources) {
+    out->add_ephemeral_resources()->set_type_name(name);
+  }
   for (const auto& name : r.functions) out->add_functions()->set_name(name);
   diagnostics(r.diagnostics, out);
 }
@@ -273,6 +279,32 @@ void import_response(const engine::ImportResponse& r, Resp* out) {
     dynamic_value(imported.state, p->mutable_state());
     p->set_private_(imported.private_data);
   }
+  diagnostics(r.diagnostics, out);
+}
+
+// google.protobuf.Timestamp, set only when there is a time: unset means "never renew".
+template <class Resp>
+void renew_at(const engine::RenewTime& at, Resp* out) {
+  if (!at) return;
+  const auto since_epoch = at->time_since_epoch();
+  const auto seconds = std::chrono::floor<std::chrono::seconds>(since_epoch);
+  out->mutable_renew_at()->set_seconds(seconds.count());
+  out->mutable_renew_at()->set_nanos(static_cast<int32_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch - seconds).count()));
+}
+
+template <class Resp>
+void open_ephemeral_response(const engine::OpenEphemeralResponse& r, Resp* out) {
+  if (!r.result.empty()) dynamic_value(r.result, out->mutable_result());
+  if (!r.private_data.empty()) out->set_private_(r.private_data);
+  renew_at(r.renew_at, out);
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void renew_ephemeral_response(const engine::RenewEphemeralResponse& r, Resp* out) {
+  if (!r.private_data.empty()) out->set_private_(r.private_data);
+  renew_at(r.renew_at, out);
   diagnostics(r.diagnostics, out);
 }
 

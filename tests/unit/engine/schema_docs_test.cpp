@@ -39,6 +39,9 @@ ProviderSchema sample() {
   server.block.blocks = {disk};
   s.resources["cloud_server"] = server;
   s.data_sources["cloud_image"] = Schema{};
+  Schema login;
+  login.block.attributes = {attribute("token", Type::string(), false, false, true)};
+  s.ephemeral_resources["cloud_login"] = login;
 
   Function join;
   FunctionParameter sep;
@@ -60,11 +63,15 @@ ProviderSchema sample() {
 }  // namespace
 
 TEST_CASE("docs have the registry's layout: index, resources, data sources, functions") {
-  auto pages = registry_docs("cloud", sample(), {});
+  auto pages = registry_docs("cloud", sample(), {{"ephemeral-resources/cloud_login", "eph {}\n"}});
   std::vector<std::string> names;
   for (const auto& [path, _] : pages) names.push_back(path);
-  CHECK(names == std::vector<std::string>{"data-sources/image.md", "functions/join.md", "index.md",
-                                          "resources/server.md"});
+  CHECK(names == std::vector<std::string>{"data-sources/image.md", "ephemeral-resources/login.md",
+                                          "functions/join.md", "index.md", "resources/server.md"});
+  const std::string& login = pages["ephemeral-resources/login.md"];
+  CHECK(contains(login, "# cloud_login (Ephemeral Resource)\n"));
+  CHECK(contains(login, "eph {}"));
+  CHECK(contains(login, "### Read-Only\n\n- `token` (String)"));
   const std::string& index = pages["index.md"];
   CHECK(
       index.starts_with("---\npage_title: \"cloud Provider\"\nsubcategory: \"\"\n"

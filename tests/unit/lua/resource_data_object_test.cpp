@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 #include "provider_dir.h"
 
 using namespace luaform;
@@ -408,4 +410,48 @@ TEST_CASE("the plan-time methods of d are refused outside customize_diff") {
                          t.instance->null());
   const std::string text = all_text(t.run(Operation::Create, d));
   CHECK_MESSAGE(text.find("d:force_new is for customize_diff only") != std::string::npos, text);
+}
+
+TEST_CASE("private data keeps JSON values by key, apart from the attributes") {
+  Thing t(R"(return function(d)
+  d:set_private("etag", "v7")
+  d:set_private("sizes", { 1, 2 })
+  d:set_private("gone", nil)
+  d:set("seen", d:private("etag") .. " " .. d:private("sizes")[2] .. " " .. tostring(d:private("kept"))
+    .. " " .. tostring(d:private("nothing")))
+  d:set_id("1")
+end)");
+  const Instance& i = *t.instance;
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  d.set_private_data(R"({"kept":true,"gone":1})");
+  REQUIRE_FALSE(t.run(Operation::Create, d).has_errors());
+  CHECK(seen(d) == "v7 2 true nil");
+  CHECK(d.private_data() == R"({"etag":"v7","kept":true,"sizes":[1,2]})");
+}
+
+TEST_CASE("private data another program wrote is refused rather than overwritten") {
+  Thing t("return function(d)\n  d:set_private('etag', 'v1')\nend");
+  const Instance& i = *t.instance;
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  d.set_private_data("\x01\x02 not json");
+  auto diags = t.run(Operation::Create, d);
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].detail.find(
+            "body.lua:2: d:set_private: the private data is not a JSON object") == 0);
+  CHECK(d.private_data() == "\x01\x02 not json");
+}
+
+TEST_CASE("renew_in is for an ephemeral resource's open and renew only") {
+  Thing t("return function(d)\n  d:renew_in(10)\nend");
+  const Instance& i = *t.instance;
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  auto diags = t.run(Operation::Create, d);
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].detail.find("body.lua:2: d:renew_in is for an ephemeral") == 0);
+
+  d.allow_renewal();
+  const auto before = std::chrono::system_clock::now();
+  REQUIRE_FALSE(t.run(Operation::Create, d).has_errors());
+  REQUIRE(d.renew_at().has_value());
+  CHECK(*d.renew_at() >= before + std::chrono::seconds(9));
 }

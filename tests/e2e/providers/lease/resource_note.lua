@@ -1,0 +1,39 @@
+-- resource "lease_note": a note written with a leased token. The note's version (etag) is kept
+-- as private data: sent back as If-Match on update, never shown in plans or state attributes.
+local tf = require("luaform")
+
+local function record(d, note)
+  d:set("text", note.text)
+  d:set_private("etag", note.etag)
+end
+
+return tf.resource {
+  description = "A note",
+  schema = {
+    text = tf.string { required = true },
+    delay = tf.number { optional = true, default = 0,
+      description = "Seconds to wait before writing, as a slow API would" },
+  },
+  create = function(d, client)
+    tf.time.sleep(d:get("delay"))
+    local note = client:post("/notes", { text = d:get("text") })
+    d:set_id(note.id)
+    record(d, note)
+  end,
+  read = function(d, client)
+    local note, response = client:get("/notes/" .. d:id(), { allow = { 404 } })
+    if response.status == 404 then
+      d:set_id("")
+      return
+    end
+    record(d, note)
+  end,
+  update = function(d, client)
+    local note = client:put("/notes/" .. d:id(), { text = d:get("text") },
+      { headers = { ["If-Match"] = d:private("etag") } })
+    record(d, note)
+  end,
+  delete = function(d, client)
+    client:delete("/notes/" .. d:id(), { allow = { 404 } })
+  end,
+}

@@ -1,0 +1,132 @@
+"""Ephemeral resources (ephemeral_*.lua) and private data (d:set_private), driven by the real
+CLI against a credentials service on loopback (tests/e2e/lease_api.py): a lease is opened for
+each plan and apply, renewed while a slow create outlives its time-to-live, revoked at the end,
+and its token reaches neither the state nor a saved plan. A resource keeps its version in
+private data and sends it back on update."""
+import base64
+import json
+import zipfile
+
+import pytest
+
+from harness import (SOURCE_PREFIX, TEST_PROVIDERS_DIR, TofuError, parse_json,
+                     required_providers, resources, run_schema, squash)
+from lease_api import ServedLeases
+
+
+@pytest.fixture
+def leases():
+    served = ServedLeases()
+    yield served
+    served.stop()
+
+
+@pytest.fixture
+def lease(make_tofu, test_provider):
+    return make_tofu({"lease": test_provider("lease")})
+
+
+def config(url: str, *, text: str = "hello", delay: float = 0, ttl: float = 60,
+           role: str = "writer") -> str:
+    return required_providers("lease") + f"""
+provider "lease" {{
+  url = "{url}"
+}}
+
+ephemeral "lease_token" "writer" {{
+  role = "{role}"
+  ttl  = {ttl}
+}}
+
+provider "lease" {{
+  alias = "authed"
+  url   = "{url}"
+  token = ephemeral.lease_token.writer.token
+}}
+
+resource "lease_note" "n" {{
+  provider = lease.authed
+  text     = "{text}"
+  delay    = {delay}
+}}
+"""
+
+
+def saved_texts(workdir) -> str:
+    """The state file and every member of the saved plan, as one text to search."""
+    texts = [(workdir / "terraform.tfstate").read_text()]
+    with zipfile.ZipFile(workdir / "tfplan") as plan:
+        texts += [plan.read(name).decode(errors="replace") for name in plan.namelist()]
+    return "\n".join(texts)
+
+
+def test_a_lease_is_opened_renewed_and_revoked_and_its_token_is_never_saved(lease, leases):
+    # The lease lives 2 s and the note takes 3 s to write: the write succeeds only if the
+    # CLI renewed the lease in between (the script asks for a renewal at half the TTL).
+    lease.write(config(leases.url, delay=3, ttl=2))
+    lease.apply()
+    api = leases.api
+    assert list(api.notes.values())[0]["text"] == "hello"
+    assert api.refused == []
+    # One lease for the plan, one for the apply; every one was revoked by its close.
+    assert len(api.leases) == 2
+    assert all(lease_.revoked for lease_ in api.leases.values())
+    assert max(lease_.renewals for lease_ in api.leases.values()) >= 1
+
+    # Nothing ephemeral is saved: not in state, not in a saved plan.
+    lease.write(config(leases.url, text="changed"))
+    code, plan = lease.plan()
+    assert code == 2
+    state_text = saved_texts(lease.workdir)
+    for token in api.tokens():
+        assert token not in state_text
+    assert list(resources(lease.state())) == ["lease_note.n"]
+    assert all(lease_.revoked for lease_ in api.leases.values())
+
+
+def test_private_data_is_kept_with_the_state_and_handed_back(lease, leases):
+    lease.write(config(leases.url))
+    lease.apply()
+    note = list(leases.api.notes.values())[0]
+    raw = json.loads((lease.workdir / "terraform.tfstate").read_text())
+    instance = raw["resources"][0]["instances"][0]
+    assert json.loads(base64.b64decode(instance["private"])) == {"etag": note["etag"]}
+    assert "etag" not in json.dumps(resources(lease.state())["lease_note.n"]["values"])
+
+    # Changed elsewhere: refresh reads the new version into private data, and the update
+    # sends it back as If-Match (the service refuses a stale one with 412).
+    note["etag"] = "changed-elsewhere"
+    note["text"] = "edited"
+    lease.apply()
+    assert leases.api.if_match == ["changed-elsewhere"]
+    assert note["text"] == "hello"
+    assert lease.plan_exit_code() == 0
+
+
+def test_a_failing_open_names_the_script_and_line(lease, leases):
+    lease.write(config(leases.url, role="nobody"))
+    with pytest.raises(TofuError) as failure:
+        lease.apply()
+    message = squash(str(failure.value))
+    assert "lease_token: open failed" in message
+    script = (TEST_PROVIDERS_DIR / "lease" / "ephemeral_token.lua").read_text().splitlines()
+    line = next(n for n, text in enumerate(script, 1) if 'client:post("/leases"' in text)
+    assert f"ephemeral_token.lua:{line}: POST" in message
+    assert "403" in message
+    assert leases.api.notes == {}
+
+
+def test_the_schema_the_cli_reports_lists_the_ephemeral_resource(make_tofu, test_provider):
+    provider_dir = test_provider("lease")
+    result = run_schema(provider_dir / "terraform-provider-lease")
+    assert result.returncode == 0, result.stderr
+    ours = json.loads(result.stdout)["provider_schemas"][SOURCE_PREFIX + "lease"]
+    work = make_tofu({"lease": provider_dir})
+    work.write(required_providers("lease"))
+    cli = parse_json(work.run("providers", "schema", "-json", "-no-color").stdout)
+    theirs = cli["provider_schemas"][SOURCE_PREFIX + "lease"]
+    assert ours == theirs
+    token = theirs["ephemeral_resource_schemas"]["lease_token"]["block"]["attributes"]
+    assert set(token) == {"role", "ttl", "token"}
+    assert token["token"] == {"type": "string", "description_kind": "plain", "computed": True,
+                              "sensitive": True}
