@@ -12,7 +12,8 @@ local CALLER = 2
 
 local PRIMITIVES = { string = "string", number = "number", bool = "boolean" }
 
-local ATTRIBUTE_FLAGS = { "required", "optional", "computed", "force_new", "sensitive" }
+local ATTRIBUTE_FLAGS = { "required", "optional", "computed", "force_new", "sensitive",
+  "write_only" }
 local ATTRIBUTE_TEXTS = { "deprecated", "removed" }
 -- Options naming other attributes by their address from the top ("name", "disk.0.size").
 local ATTRIBUTE_ADDRESS_LISTS = { "conflicts_with", "required_with", "exactly_one_of",
@@ -215,6 +216,9 @@ local function attribute_problem(t, options)
   end
   if options.required and options.computed then
     return what .. ": required and computed cannot both be set"
+  end
+  if options.write_only and (options.computed or options.default ~= nil or options.force_new) then
+    return what .. ": a write_only attribute cannot be computed, have a default or force_new"
   end
   if type(options.default) == "function" then
     -- Called once when the provider starts; a required attribute whose default function

@@ -6,6 +6,7 @@
 //   the function marked as done;
 // - delete that succeeds removes the state; delete that fails keeps the prior state.
 #include "host/engine/provider_service.h"
+#include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 #include "host/engine/value_walk.h"
 
@@ -154,7 +155,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     result = detail::keep_same_values(*logic_, req.type_name, *schema, planned, result, diags);
     if (!call_diags.has_errors()) check_against_plan(schema->block, planned, result, what, diags);
   }
-  resp.new_state = detail::encode_dynamic(result, type);
+  resp.new_state = detail::encode_dynamic(without_write_only(schema->block, result), type);
   return resp;
 }
 

@@ -32,7 +32,8 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
   diags.append(detail::guarded_call(*logic_, Operation::Import, req.type_name, d));
   if (diags.has_errors()) return resp;
   const Value result = d.result();
-  const Value state = with_defaults(schema->block, result, result);
+  const Value state =
+      without_write_only(schema->block, with_defaults(schema->block, result, result));
   if (state.is_null()) {
     diags.error("Cannot import " + req.type_name + " \"" + req.id + "\"",
                 "The import function cleared the id: there is no such object to import.");

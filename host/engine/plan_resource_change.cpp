@@ -40,7 +40,9 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     planned = customize_diff(*logic_, req.type_name, *schema, prior, config, planned,
                              resp.requires_replace, diags);
   }
-  resp.planned_state = detail::encode_dynamic(planned, type);
+  // The configuration's write-only values reach create and update from the config, never the
+  // plan: the CLI refuses a plan that holds them.
+  resp.planned_state = detail::encode_dynamic(without_write_only(schema->block, planned), type);
   return resp;
 }
 

@@ -41,7 +41,8 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   const ProviderSchema& declared = logic_->schema();
   validate_block(declared.provider.block, "provider", schema_diagnostics_);
   for (const auto& [name, schema] : declared.resources) {
-    validate_block(schema.block, "resource " + name, schema_diagnostics_);
+    validate_block(schema.block, "resource " + name, schema_diagnostics_,
+                   /*write_only_allowed=*/true);
   }
   for (const auto& [name, schema] : declared.data_sources) {
     validate_block(schema.block, "data source " + name, schema_diagnostics_);
@@ -98,7 +99,20 @@ Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req
 Diagnostics ProviderService::validate_resource_config(const ValidateRequest& req) const {
   Diagnostics diags;
   const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
-  if (schema) diags.append(validate(SchemaOwner::Resource, req.type_name, *schema, req.config));
+  if (!schema) return diags;
+  diags.append(validate(SchemaOwner::Resource, req.type_name, *schema, req.config));
+  if (req.write_only_allowed || diags.has_errors()) return diags;
+  const Value config = detail::decode_dynamic(req.config, schema->block.implied_type(), diags);
+  for (const auto& attr : schema->block.attributes) {
+    if (attr.write_only && config.is_known() && !config.is_null() &&
+        !config.get_attribute(attr.name).is_null()) {
+      diags.error("Write-only attribute \"" + attr.name + "\" needs a newer CLI",
+                  "This CLI does not support write-only attributes, so it would save the "
+                  "value in state. Use OpenTofu 1.11 or Terraform 1.11 or later, or leave " +
+                      attr.name + " unset.",
+                  {AttributeName{attr.name}});
+    }
+  }
   return diags;
 }
 

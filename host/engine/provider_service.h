@@ -47,6 +47,9 @@ struct GetMetadataResponse {
 struct ValidateRequest {  // provider, resource, data source and ephemeral config validation
   std::string type_name;  // empty for the provider itself
   DynamicValue config;
+  // The CLI knows write-only attributes (and so will not save their values). A CLI that does
+  // not say so must not be given one.
+  bool write_only_allowed = false;
 };
 
 struct ConfigureRequest {

@@ -1,6 +1,7 @@
 // ReadResource: refresh. A read that clears the id reports that the object is gone, and the
 // CLI removes it from state; a read that fails keeps the current state.
 #include "host/engine/provider_service.h"
+#include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
@@ -29,7 +30,7 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
   // spelling: no drift to report.
   const Value read =
       detail::keep_same_values(*logic_, req.type_name, *schema, current, d.result(), diags);
-  resp.new_state = detail::encode_dynamic(read, type);
+  resp.new_state = detail::encode_dynamic(without_write_only(schema->block, read), type);
   return resp;
 }
 

@@ -99,8 +99,13 @@ Value ResourceData::get(const std::string& address) const {
   auto leaf = type_of(address);
   if (!leaf) return Value();
   Value top;
+  const Attribute* attr = schema_->block.find_attribute(parts[0]);
   if (auto it = set_.find(parts[0]); it != set_.end()) {
     top = it->second;
+  } else if (attr != nullptr && attr->write_only) {
+    // Never planned or saved: the configuration is the only place it is.
+    top = config_.is_known() && !config_.is_null() ? config_.get_attribute(parts[0])
+                                                   : Value::null(attr->type);
   } else {
     Value b = base();
     top = b.is_known() ? b.get_attribute(parts[0])
@@ -121,6 +126,12 @@ Diagnostics ResourceData::set(const std::string& key, Value v) {
   }
   if (key == "id") {
     diags.error("Attribute \"id\" is set with set_id", "Use d:set_id(...) to set the id.", path);
+    return diags;
+  }
+  if (const Attribute* attr = schema_->block.find_attribute(key); attr && attr->write_only) {
+    diags.error("Attribute \"" + key + "\" is write-only",
+                "Its value comes from the configuration and is never saved, so it cannot be set.",
+                path);
     return diags;
   }
   if (v.type() != it->second && !(v.is_null() && v.type().is_dynamic())) {

@@ -28,6 +28,9 @@ struct Attribute {
   bool computed = false;
   bool sensitive = false;
   bool force_new = false;
+  // Sent by the configuration to create and update, never planned or saved: the engine nulls
+  // it in every object it returns. Only top-level attributes of resources may be write-only.
+  bool write_only = false;
   std::string deprecated;              // non-empty: the deprecation message
   std::string removed;                 // non-empty: setting it is an error with this message
   std::optional<Value> default_value;  // applied at plan time when config is null

@@ -94,11 +94,13 @@ std::string attribute_item(const Attribute& a, const std::string& path,
                            std::vector<Nested>& nested) {
   std::string label = a.nested ? nested_attribute_label(a.nested->nesting) : type_label(a.type);
   if (a.sensitive) label += ", Sensitive";
+  if (a.write_only) label += ", Write-only";
   if (!a.deprecated.empty()) label += ", Deprecated";
   std::string line = "- `" + a.name + "` (" + label + ")";
   if (!a.description.empty()) line += " " + sentence(a.description);
   if (a.default_value) line += " Defaults to `" + a.default_value->to_display_string() + "`.";
   if (a.force_new) line += " Changing it replaces the resource.";
+  if (a.write_only) line += " Sent to the provider, never stored in state or plans.";
   if (!a.deprecated.empty()) line += " Deprecated: " + one_line(a.deprecated);
   if (a.nested) {
     const std::string inner = path.empty() ? a.name : path + "." + a.name;

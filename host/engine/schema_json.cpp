@@ -71,6 +71,7 @@ json attribute_json(const Attribute& a) {
   put_flag(out, "optional", a.optional);
   put_flag(out, "computed", a.computed);
   put_flag(out, "sensitive", a.sensitive);
+  put_flag(out, "write_only", a.write_only);
   return out;
 }
 

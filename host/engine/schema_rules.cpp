@@ -127,7 +127,8 @@ Value with_empty_blocks(const Block& block, const Value& object) {
   return out;
 }
 
-void validate_block(const Block& block, const std::string& where, Diagnostics& diags) {
+void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
+                    bool write_only_allowed) {
   for (const auto& attr : block.attributes) {
     AttributePath path{AttributeName{attr.name}};
     const std::string what = where + ": attribute \"" + attr.name + "\"";
@@ -142,6 +143,18 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     }
     if (attr.computed && !attr.optional && attr.force_new) {
       diags.error(what + " is computed only, so it cannot force a new resource", {}, path);
+    }
+    if (attr.write_only) {
+      if (!write_only_allowed) {
+        diags.error(what + " cannot be write-only",
+                    "Only top-level attributes of resources may be write-only.", path);
+      }
+      if (attr.computed || attr.default_value || attr.force_new) {
+        diags.error(what +
+                        " is write-only, so it cannot be computed, have a default or force "
+                        "a new resource",
+                    "Terraform keeps no value of it to compare with or to show.", path);
+      }
     }
     if (attr.nested) validate_block(attr.nested->block, where + "." + attr.name, diags);
   }
@@ -175,6 +188,15 @@ void validate_function(const Function& function, const std::string& where, Diagn
   for (const auto& p : function.parameters) check(p);
   if (function.variadic) check(*function.variadic);
   check_function_type(function.returns, where + ": the return type", diags);
+}
+
+Value without_write_only(const Block& block, const Value& object) {
+  if (!object.is_known() || object.is_null()) return object;
+  Value out = object;
+  for (const auto& attr : block.attributes) {
+    if (attr.write_only) out = out.with_attribute(attr.name, Value::null(attr.type));
+  }
+  return out;
 }
 
 AttributePath attribute_path(const Type& object_type, const std::string& address) {

@@ -29,7 +29,14 @@ AttributePath attribute_path(const Type& object_type, const std::string& address
 Value with_empty_blocks(const Block& block, const Value& object);
 
 // InternalValidate's checks on one block (reserved names, option combinations).
-void validate_block(const Block& block, const std::string& where, Diagnostics& diags);
+// `write_only_allowed`: the block is the top of a resource's schema, the only place write-only
+// attributes may be.
+void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
+                    bool write_only_allowed = false);
+
+// `object` with its write-only attributes null: what is planned and saved for a value the
+// configuration sends but Terraform must not keep.
+Value without_write_only(const Block& block, const Value& object);
 
 // The same for a provider-defined function: parameter names present and distinct, and the
 // dynamic type only as a whole parameter or return type (a collection or object of values of

@@ -32,6 +32,11 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
     resp.upgraded_state = detail::encode_dynamic(Value::null(type), type);
     return resp;
   }
+  // A value written before an attribute became write-only is not kept either.
+  const auto stored = [&](const Value& state) {
+    return detail::encode_dynamic(
+        without_write_only(schema->block, with_empty_blocks(schema->block, state)), type);
+  };
   if (req.version < schema->version) {
     std::optional<Value> upgraded;
     try {
@@ -41,15 +46,14 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
     }
     if (diags.has_errors()) return resp;
     if (upgraded) {
-      resp.upgraded_state =
-          detail::encode_dynamic(with_empty_blocks(schema->block, *upgraded), type);
+      resp.upgraded_state = stored(*upgraded);
       return resp;
     }
   }
   Value state =
       decode_value_json(req.raw_state_json, type, diags, /*drop_unknown_attributes=*/true);
   if (diags.has_errors()) return resp;
-  resp.upgraded_state = detail::encode_dynamic(with_empty_blocks(schema->block, state), type);
+  resp.upgraded_state = stored(state);
   return resp;
 }
 

@@ -138,6 +138,7 @@ void read_common_options(lua_State* L, int index, const std::string& name, Attri
   a.computed = flag(L, index, "computed");
   a.force_new = flag(L, index, "force_new");
   a.sensitive = flag(L, index, "sensitive");
+  a.write_only = flag(L, index, "write_only");
   std::tie(a.description, a.description_markdown) = description(L, index, name);
   a.deprecated = text(L, index, "deprecated", name);
   if (!a.required && !a.optional && !a.computed) {

@@ -41,8 +41,8 @@ engine::AttributePath attribute_path(const ProtoPath& path) {
 }
 
 // One function per request message. Fields the engine has no use for (provider_meta,
-// client_capabilities, identities) are dropped here: luaform never defers, declares no
-// write-only attributes, no provider_meta schema and no identities.
+// most client_capabilities, identities) are dropped here: luaform never defers, declares no
+// provider_meta schema and no identities.
 
 template <class Req>
 engine::ValidateRequest validate_provider_request(const Req& req) {
@@ -58,6 +58,9 @@ engine::ValidateRequest validate_request(const Req& req) {
   engine::ValidateRequest out;
   out.type_name = req.type_name();
   out.config = dynamic_value(req.config());
+  if constexpr (requires { req.client_capabilities().write_only_attributes_allowed(); }) {
+    out.write_only_allowed = req.client_capabilities().write_only_attributes_allowed();
+  }
   return out;
 }
 

@@ -116,6 +116,7 @@ void schema_attribute(const engine::Attribute& a, ProtoAttribute* out) {
   out->set_optional(a.optional);
   out->set_computed(a.computed);
   out->set_sensitive(a.sensitive);
+  out->set_write_only(a.write_only);
   out->set_deprecated(!a.deprecated.empty());
   out->set_deprecation_message(a.deprecated);
 }

@@ -5,10 +5,11 @@ gives it back when done. Notes written with a token stand for what the token pro
     POST   /leases        {"role": R, "ttl": S}: 201 {"id", "token", "ttl"}; 403 for role "nobody"
     PUT    /leases/ID     renews: 200 {"ttl"}; 410 when it expired or was revoked
     DELETE /leases/ID     revokes: 204
-    POST   /notes         needs "Authorization: Bearer TOKEN" of a live lease; {"text": T}:
-                          201 {"id", "text", "etag"}
+    POST   /notes         needs "Authorization: Bearer TOKEN" of a live lease; {"text": T,
+                          "secret": S}: 201 {"id", "text", "etag", "secret"}
     GET    /notes/ID      (bearer) 200 {"id", "text", "etag"}, 404 when there is none
-    PUT    /notes/ID      (bearer) needs "If-Match: ETAG" of the current version (412 otherwise)
+    PUT    /notes/ID      (bearer) needs "If-Match: ETAG" of the current version (412 otherwise);
+                          "secret" in the body replaces the secret
     DELETE /notes/ID      (bearer) 204
 """
 from __future__ import annotations
@@ -96,7 +97,8 @@ class LeaseApi:
         if method == "POST" and not rest:
             ident = str(self.next_id)
             self.next_id += 1
-            note = {"id": ident, "text": body.get("text", ""), "etag": secrets.token_hex(6)}
+            note = {"id": ident, "text": body.get("text", ""), "etag": secrets.token_hex(6),
+                     "secret": body.get("secret", "")}
             self.notes[ident] = note
             return 201, note
         note = self.notes.get(rest[0]) if len(rest) == 1 else None
@@ -109,6 +111,8 @@ class LeaseApi:
             if headers.get("If-Match") != note["etag"]:
                 return 412, {"error": "If-Match does not name the current version"}
             note.update(text=body.get("text", ""), etag=secrets.token_hex(6))
+            if "secret" in body:
+                note["secret"] = body["secret"]
             return 200, note
         if method == "DELETE":
             del self.notes[rest[0]]

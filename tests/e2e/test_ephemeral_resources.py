@@ -1,8 +1,10 @@
-"""Ephemeral resources (ephemeral_*.lua) and private data (d:set_private), driven by the real
+"""Ephemeral resources (ephemeral_*.lua), write-only attributes and private data
+(d:set_private), driven by the real
 CLI against a credentials service on loopback (tests/e2e/lease_api.py): a lease is opened for
 each plan and apply, renewed while a slow create outlives its time-to-live, revoked at the end,
-and its token reaches neither the state nor a saved plan. A resource keeps its version in
-private data and sends it back on update."""
+and its token reaches neither the state nor a saved plan. A write-only attribute takes a literal
+or an ephemeral value to the API and to neither file. A resource keeps its version in private
+data and sends it back on update."""
 import base64
 import json
 import zipfile
@@ -27,7 +29,7 @@ def lease(make_tofu, test_provider):
 
 
 def config(url: str, *, text: str = "hello", delay: float = 0, ttl: float = 60,
-           role: str = "writer") -> str:
+           role: str = "writer", note: str = "") -> str:
     return required_providers("lease") + f"""
 provider "lease" {{
   url = "{url}"
@@ -48,15 +50,19 @@ resource "lease_note" "n" {{
   provider = lease.authed
   text     = "{text}"
   delay    = {delay}
+  {note}
 }}
 """
 
 
 def saved_texts(workdir) -> str:
-    """The state file and every member of the saved plan, as one text to search."""
+    """The state file and every member of the saved plan but the copy of the configuration
+    (tfconfig/, which holds literals as written), as one text to search."""
     texts = [(workdir / "terraform.tfstate").read_text()]
     with zipfile.ZipFile(workdir / "tfplan") as plan:
-        texts += [plan.read(name).decode(errors="replace") for name in plan.namelist()]
+        names = [name for name in plan.namelist() if not name.startswith("tfconfig/")]
+        assert "tfplan" in names
+        texts += [plan.read(name).decode(errors="replace") for name in names]
     return "\n".join(texts)
 
 
@@ -130,3 +136,37 @@ def test_the_schema_the_cli_reports_lists_the_ephemeral_resource(make_tofu, test
     assert set(token) == {"role", "ttl", "token"}
     assert token["token"] == {"type": "string", "description_kind": "plain", "computed": True,
                               "sensitive": True}
+
+
+def test_write_only_values_reach_the_api_and_neither_state_nor_plan(lease, leases):
+    literal = "hunter2-written-once"
+    lease.write(config(leases.url, note=f'secret = "{literal}"\n  secret_version = 1'))
+    lease.apply()
+    note = list(leases.api.notes.values())[0]
+    assert note["secret"] == literal
+    values = resources(lease.state())["lease_note.n"]["values"]
+    assert values["secret"] is None and values["secret_version"] == 1
+    # Nothing to change: a write-only value is not compared with anything.
+    code, _ = lease.plan()
+    assert code == 0
+    assert literal not in saved_texts(lease.workdir)
+
+    # An ephemeral value may go where a write-only attribute is: a new version sends it.
+    lease.write(config(leases.url, note="secret = ephemeral.lease_token.writer.token\n"
+                                        "  secret_version = 2"))
+    code, plan = lease.plan()
+    assert code == 2
+    lease.apply()
+    assert note["secret"] in leases.api.tokens()
+    texts = saved_texts(lease.workdir)
+    for token in leases.api.tokens():
+        assert token not in texts
+    assert lease.plan_exit_code() == 0
+
+
+def test_an_ephemeral_value_in_an_ordinary_attribute_is_refused_by_the_cli(lease, leases):
+    lease.write(config(leases.url, text="${ephemeral.lease_token.writer.token}"))
+    with pytest.raises(TofuError) as failure:
+        lease.apply()
+    assert "ephemeral" in squash(str(failure.value)).lower()
+    assert leases.api.notes == {}
