@@ -628,7 +628,7 @@ function M.resource(definition)
   end
   local tagged = define("resource", definition,
     { create = true, read = true, update = false, delete = true, exists = false,
-      customize_diff = false },
+      customize_diff = false, move_state = false },
     { import = true, schema_version = true, upgrade = true, timeouts = true })
   return tagged
 end

@@ -49,6 +49,14 @@ struct FunctionOutcome {
   std::optional<FunctionFailure> failure;
 };
 
+// A resource's stored state that a `moved` block hands to another resource type.
+struct MoveSource {
+  std::string provider_address;  // "registry.opentofu.org/luaform/example"
+  std::string type_name;
+  int64_t schema_version = 0;
+  std::string raw_json;  // the stored attributes
+};
+
 class ProviderLogic {
  public:
   virtual ~ProviderLogic() = default;
@@ -63,6 +71,8 @@ class ProviderLogic {
   virtual bool customizes_diff(const std::string& resource_type) const = 0;
   // True when `terraform import` by id is supported for the type.
   virtual bool importable(const std::string& resource_type) const = 0;
+  // True when the type can take over the state of another (a `moved` block across types).
+  virtual bool moves_state(const std::string& resource_type) const = 0;
 
   // Runs the validate functions declared for the attribute at `path` (one with has_validate) on
   // a known, non-null value. Called before configure, so it cannot use the client.
@@ -79,6 +89,10 @@ class ProviderLogic {
   virtual std::optional<Value> upgrade_state(const std::string& type_name, int64_t from_version,
                                              const std::string& raw_json, const Type& current,
                                              Diagnostics& diags) = 0;
+  // Turns `source` into a state of `target_type` (whose object type is `target`) with the
+  // target's own function. nullopt without errors: it does not take states of that source.
+  virtual std::optional<Value> move_state(const std::string& target_type, const MoveSource& source,
+                                          const Type& target, Diagnostics& diags) = 0;
   // Called once per provider instance with the provider block's configuration.
   virtual Diagnostics configure(const Value& config) = 0;
   // Runs one resource or data source operation against `d`. Safe to call concurrently.

@@ -53,10 +53,15 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   for (const auto& [name, function] : declared.functions) {
     validate_function(function, "function " + name, schema_diagnostics_);
   }
+  for (const auto& [name, _] : declared.resources) {
+    capabilities_.move_resource_state =
+        capabilities_.move_resource_state || logic_->moves_state(name);
+  }
 }
 
 GetMetadataResponse ProviderService::get_metadata() const {
   GetMetadataResponse resp;
+  resp.capabilities = capabilities_;
   for (const auto& [name, _] : schema_.resources) resp.resources.push_back(name);
   for (const auto& [name, _] : schema_.data_sources) resp.data_sources.push_back(name);
   for (const auto& [name, _] : schema_.ephemeral_resources) {
@@ -69,6 +74,7 @@ GetMetadataResponse ProviderService::get_metadata() const {
 
 GetProviderSchemaResponse ProviderService::get_provider_schema() const {
   GetProviderSchemaResponse resp;
+  resp.capabilities = capabilities_;
   resp.schema = &schema_;
   resp.diagnostics.append(schema_diagnostics_);
   return resp;

@@ -152,6 +152,18 @@ struct RenewEphemeralResponse {
   Diagnostics diagnostics;
 };
 
+struct MoveRequest {
+  MoveSource source;
+  std::map<std::string, std::string> source_state_flatmap;  // legacy state, refused
+  std::string source_private;
+  std::string target_type_name;
+};
+struct MoveResponse {
+  DynamicValue target_state;
+  std::string target_private;
+  Diagnostics diagnostics;
+};
+
 struct GetFunctionsResponse {
   const std::map<std::string, Function>* functions = nullptr;
   Diagnostics diagnostics;
@@ -182,6 +194,7 @@ class ProviderService {
   ReadDataResponse read_data_source(const ReadDataRequest& req) const;
   UpgradeResponse upgrade_resource_state(const UpgradeRequest& req) const;
   ImportResponse import_resource_state(const ImportRequest& req) const;
+  MoveResponse move_resource_state(const MoveRequest& req) const;
   Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;
   OpenEphemeralResponse open_ephemeral_resource(const OpenEphemeralRequest& req) const;
   RenewEphemeralResponse renew_ephemeral_resource(const RenewEphemeralRequest& req) const;
@@ -200,6 +213,8 @@ class ProviderService {
   // Problems loading the logic or in its declared schema; every RPC that needs the schema
   // reports them.
   Diagnostics schema_diagnostics_;
+  // What the server can do, as GetMetadata and GetProviderSchema announce it.
+  ServerCapabilities capabilities_;
 };
 
 }  // namespace luaform::engine

@@ -45,6 +45,9 @@ class LuaProvider : public engine::ProviderLogic {
   bool importable(const std::string& type) const override {
     return report_.importable.count(type) > 0;
   }
+  bool moves_state(const std::string& type) const override {
+    return report_.moving.count(type) > 0;
+  }
 
   // Validation comes before ConfigureProvider, so it runs on any state, configured or not.
   Diagnostics validate_value(engine::SchemaOwner owner, const std::string& type_name,
@@ -75,6 +78,16 @@ class LuaProvider : public engine::ProviderLogic {
     if (diags.has_errors()) return std::nullopt;
     return state->upgrade(type_name, from_version, schema->second.version, raw_json, current,
                           diags);
+  }
+
+  // Like upgrades, moves may come before ConfigureProvider: move_state then gets a nil client.
+  std::optional<engine::Value> move_state(const std::string& target_type,
+                                          const engine::MoveSource& source,
+                                          const engine::Type& target, Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
+    return state->move_state(target_type, source, target, diags);
   }
 
   Diagnostics configure(const engine::Value& config) override {

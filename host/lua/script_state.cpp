@@ -194,6 +194,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   bool has_update = false;
   bool has_import = false;
   bool has_customize_diff = false;
+  bool has_move_state = false;
 
   auto failure = protected_run(L, [&](lua_State* S) {
     std::string error;
@@ -221,7 +222,8 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     has_update = lua_getfield(S, -1, "update") == LUA_TFUNCTION;
     has_import = lua_getfield(S, -2, "import") != LUA_TNIL;
     has_customize_diff = lua_getfield(S, -3, "customize_diff") == LUA_TFUNCTION;
-    lua_pop(S, 3);
+    has_move_state = lua_getfield(S, -4, "move_state") == LUA_TFUNCTION;
+    lua_pop(S, 4);
     loaded = Definition{luaL_ref(S, LUA_REGISTRYINDEX), display};
   });
 
@@ -245,6 +247,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
       if (has_update) report->with_update.insert(type_name);
       if (has_import) report->importable.insert(type_name);
       if (has_customize_diff) report->customizing.insert(type_name);
+      if (has_move_state) report->moving.insert(type_name);
     }
   } else if (kind_name == "data_source") {
     data_sources_.emplace(type_name, *loaded);
@@ -529,6 +532,49 @@ std::optional<engine::Value> ScriptState::upgrade(const std::string& type_name,
   }
   if (!declared) return std::nullopt;
   return upgraded;
+}
+
+std::optional<engine::Value> ScriptState::move_state(const std::string& type_name,
+                                                     const engine::MoveSource& source,
+                                                     const engine::Type& target,
+                                                     engine::Diagnostics& diags) {
+  auto it = resources_.find(type_name);
+  if (it == resources_.end()) return std::nullopt;
+  const Definition& definition = it->second;
+  std::optional<engine::Value> moved;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
+    if (lua_getfield(S, -1, "move_state") != LUA_TFUNCTION) return;
+    lua_createtable(S, 0, 4);
+    lua_pushlstring(S, source.type_name.data(), source.type_name.size());
+    lua_setfield(S, -2, "type");
+    lua_pushlstring(S, source.provider_address.data(), source.provider_address.size());
+    lua_setfield(S, -2, "provider");
+    lua_pushinteger(S, source.schema_version);
+    lua_setfield(S, -2, "version");
+    push_json(S, source.raw_json);
+    lua_setfield(S, -2, "state");
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil before configure
+    lua_call(S, 2, 1);
+    if (lua_isnil(S, -1)) return;
+    if (!lua_istable(S, -1)) {
+      throw std::runtime_error(definition.display + ": move_state must return the new state " +
+                               "table (or nil for a source it does not take), not a " +
+                               luaL_typename(S, -1));
+    }
+    try {
+      moved = to_value(S, -1, target, type_name, ExtraKeys::Drop);
+    } catch (const ConversionError& e) {
+      throw std::runtime_error(definition.display + ": the moved state does not fit the " +
+                               "schema: " + e.what());
+    }
+  });
+  if (failure) {
+    diags.error("Moving " + source.type_name + " to " + type_name + " failed",
+                *failure + " (the stored state is left as it was)");
+    return std::nullopt;
+  }
+  return moved;
 }
 
 }  // namespace luaform::lua

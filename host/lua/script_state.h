@@ -27,6 +27,7 @@ struct LoadReport {
   std::set<std::string> with_update;  // resource types declaring update
   std::set<std::string> importable;   // resource types declaring import
   std::set<std::string> customizing;  // resource types declaring customize_diff
+  std::set<std::string> moving;       // resource types declaring move_state
 };
 
 class ScriptState {
@@ -55,6 +56,11 @@ class ScriptState {
   std::optional<engine::Value> upgrade(const std::string& type_name, int64_t from_version,
                                        int64_t to_version, const std::string& raw_json,
                                        const engine::Type& current, engine::Diagnostics& diags);
+  // Runs the resource's move_state(source, client) on another resource's stored state (see
+  // ProviderLogic::move_state).
+  std::optional<engine::Value> move_state(const std::string& type_name,
+                                          const engine::MoveSource& source,
+                                          const engine::Type& target, engine::Diagnostics& diags);
   // Runs one operation. Its diagnostics: the warnings it reported (tf.warn) and, when it
   // failed, the error ("TYPE: OP failed", or tf.fail's summary and attribute path) whose
   // detail names the script and line.

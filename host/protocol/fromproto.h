@@ -153,4 +153,17 @@ engine::RenewEphemeralRequest ephemeral_private_request(const Req& req) {
   return out;
 }
 
+template <class Req>
+engine::MoveRequest move_request(const Req& req) {
+  engine::MoveRequest out;
+  out.source.provider_address = req.source_provider_address();
+  out.source.type_name = req.source_type_name();
+  out.source.schema_version = req.source_schema_version();
+  out.source.raw_json = req.source_state().json();
+  for (const auto& [k, v] : req.source_state().flatmap()) out.source_state_flatmap.emplace(k, v);
+  out.source_private = req.source_private();
+  out.target_type_name = req.target_type_name();
+  return out;
+}
+
 }  // namespace luaform::protocol::fromproto

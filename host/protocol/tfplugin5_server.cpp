@@ -118,9 +118,11 @@ Status Tfplugin5Server::ImportResourceState(Ctx*, const p5::ImportResourceState:
   });
 }
 
-Status Tfplugin5Server::MoveResourceState(Ctx*, const p5::MoveResourceState::Request*,
+Status Tfplugin5Server::MoveResourceState(Ctx*, const p5::MoveResourceState::Request* req,
                                           p5::MoveResourceState::Response* resp) {
-  return not_supported("moving state between resource types", resp);
+  return guarded("MoveResourceState", resp, [&] {
+    toproto::move_response(service_->move_resource_state(fromproto::move_request(*req)), resp);
+  });
 }
 
 Status Tfplugin5Server::ReadDataSource(Ctx*, const p5::ReadDataSource::Request* req,

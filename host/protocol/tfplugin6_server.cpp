@@ -115,9 +115,11 @@ Status Tfplugin6Server::ImportResourceState(Ctx*, const p6::ImportResourceState:
   });
 }
 
-Status Tfplugin6Server::MoveResourceState(Ctx*, const p6::MoveResourceState::Request*,
+Status Tfplugin6Server::MoveResourceState(Ctx*, const p6::MoveResourceState::Request* req,
                                           p6::MoveResourceState::Response* resp) {
-  return not_supported("moving state between resource types", resp);
+  return guarded("MoveResourceState", resp, [&] {
+    toproto::move_response(service_->move_resource_state(fromproto::move_request(*req)), resp);
+  });
 }
 
 Status Tfplugin6Server::ReadDataSource(Ctx*, const p6::ReadDataSource::Request* req,

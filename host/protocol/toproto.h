@@ -283,6 +283,13 @@ void import_response(const engine::ImportResponse& r, Resp* out) {
   diagnostics(r.diagnostics, out);
 }
 
+template <class Resp>
+void move_response(const engine::MoveResponse& r, Resp* out) {
+  if (!r.target_state.empty()) dynamic_value(r.target_state, out->mutable_target_state());
+  out->set_target_private(r.target_private);
+  diagnostics(r.diagnostics, out);
+}
+
 // google.protobuf.Timestamp, set only when there is a time: unset means "never renew".
 template <class Resp>
 void renew_at(const engine::RenewTime& at, Resp* out) {

@@ -18,6 +18,7 @@ import pytest
 
 from etcd_service import Etcd
 from json_server import JsonServer
+from lease_api import ServedLeases
 from harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
 
 HERE = Path(__file__).resolve().parent
@@ -176,3 +177,17 @@ def test_provider(tmp_path_factory, host_binary):
         dest = tmp_path_factory.mktemp("provider") / name
         return assemble_provider(dest, TEST_PROVIDERS_DIR / name, host_binary, name)
     return make
+
+
+@pytest.fixture
+def leases():
+    """The credentials service of tests/e2e/lease_api.py on a free loopback port."""
+    served = ServedLeases()
+    yield served
+    served.stop()
+
+
+@pytest.fixture
+def lease(make_tofu, test_provider):
+    """A working directory using tests/e2e/providers/lease."""
+    return make_tofu({"lease": test_provider("lease")})

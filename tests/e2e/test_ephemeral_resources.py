@@ -1,69 +1,15 @@
-"""Ephemeral resources (ephemeral_*.lua), write-only attributes and private data
-(d:set_private), driven by the real
+"""Ephemeral resources (ephemeral_*.lua) and write-only attributes, driven by the real
 CLI against a credentials service on loopback (tests/e2e/lease_api.py): a lease is opened for
 each plan and apply, renewed while a slow create outlives its time-to-live, revoked at the end,
 and its token reaches neither the state nor a saved plan. A write-only attribute takes a literal
-or an ephemeral value to the API and to neither file. A resource keeps its version in private
-data and sends it back on update."""
-import base64
+or an ephemeral value to the API and to neither file."""
 import json
-import zipfile
 
 import pytest
 
 from harness import (SOURCE_PREFIX, TEST_PROVIDERS_DIR, TofuError, parse_json,
                      required_providers, resources, run_schema, squash)
-from lease_api import ServedLeases
-
-
-@pytest.fixture
-def leases():
-    served = ServedLeases()
-    yield served
-    served.stop()
-
-
-@pytest.fixture
-def lease(make_tofu, test_provider):
-    return make_tofu({"lease": test_provider("lease")})
-
-
-def config(url: str, *, text: str = "hello", delay: float = 0, ttl: float = 60,
-           role: str = "writer", note: str = "") -> str:
-    return required_providers("lease") + f"""
-provider "lease" {{
-  url = "{url}"
-}}
-
-ephemeral "lease_token" "writer" {{
-  role = "{role}"
-  ttl  = {ttl}
-}}
-
-provider "lease" {{
-  alias = "authed"
-  url   = "{url}"
-  token = ephemeral.lease_token.writer.token
-}}
-
-resource "lease_note" "n" {{
-  provider = lease.authed
-  text     = "{text}"
-  delay    = {delay}
-  {note}
-}}
-"""
-
-
-def saved_texts(workdir) -> str:
-    """The state file and every member of the saved plan but the copy of the configuration
-    (tfconfig/, which holds literals as written), as one text to search."""
-    texts = [(workdir / "terraform.tfstate").read_text()]
-    with zipfile.ZipFile(workdir / "tfplan") as plan:
-        names = [name for name in plan.namelist() if not name.startswith("tfconfig/")]
-        assert "tfplan" in names
-        texts += [plan.read(name).decode(errors="replace") for name in names]
-    return "\n".join(texts)
+from lease_config import config, saved_texts
 
 
 def test_a_lease_is_opened_renewed_and_revoked_and_its_token_is_never_saved(lease, leases):
@@ -88,25 +34,6 @@ def test_a_lease_is_opened_renewed_and_revoked_and_its_token_is_never_saved(leas
         assert token not in state_text
     assert list(resources(lease.state())) == ["lease_note.n"]
     assert all(lease_.revoked for lease_ in api.leases.values())
-
-
-def test_private_data_is_kept_with_the_state_and_handed_back(lease, leases):
-    lease.write(config(leases.url))
-    lease.apply()
-    note = list(leases.api.notes.values())[0]
-    raw = json.loads((lease.workdir / "terraform.tfstate").read_text())
-    instance = raw["resources"][0]["instances"][0]
-    assert json.loads(base64.b64decode(instance["private"])) == {"etag": note["etag"]}
-    assert "etag" not in json.dumps(resources(lease.state())["lease_note.n"]["values"])
-
-    # Changed elsewhere: refresh reads the new version into private data, and the update
-    # sends it back as If-Match (the service refuses a stale one with 412).
-    note["etag"] = "changed-elsewhere"
-    note["text"] = "edited"
-    lease.apply()
-    assert leases.api.if_match == ["changed-elsewhere"]
-    assert note["text"] == "hello"
-    assert lease.plan_exit_code() == 0
 
 
 def test_a_failing_open_names_the_script_and_line(lease, leases):

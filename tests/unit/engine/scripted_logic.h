@@ -26,6 +26,13 @@ struct ScriptedLogic : ProviderLogic {
   const ProviderSchema& schema() const override { return declared; }
   bool has_update(const std::string&) const override { return update_supported; }
   bool importable(const std::string&) const override { return import_supported; }
+  // move_state by the logic, when a test sets one.
+  std::function<std::optional<Value>(const MoveSource&, const Type&, Diagnostics&)> mover;
+  bool moves_state(const std::string&) const override { return static_cast<bool>(mover); }
+  std::optional<Value> move_state(const std::string&, const MoveSource& source, const Type& target,
+                                  Diagnostics& diags) override {
+    return mover(source, target, diags);
+  }
   bool customizes_diff(const std::string&) const override {
     return callbacks.count(Operation::CustomizeDiff) > 0;
   }
