@@ -13,7 +13,7 @@ local CALLER = 2
 local PRIMITIVES = { string = "string", number = "number", bool = "boolean" }
 
 local ATTRIBUTE_FLAGS = { "required", "optional", "computed", "force_new", "sensitive",
-  "write_only" }
+  "write_only", "use_state_for_unknown" }
 local ATTRIBUTE_TEXTS = { "deprecated", "removed" }
 -- Options naming other attributes by their address from the top ("name", "disk.0.size").
 local ATTRIBUTE_ADDRESS_LISTS = { "conflicts_with", "required_with", "exactly_one_of",
@@ -167,7 +167,7 @@ local function attribute_problem(t, options)
     return string.format("%s expects an options table, as in %s { optional = true }", what, what)
   end
   local allowed = { default = true, validate = true, diff_suppress = true, state_func = true,
-    description = true }
+    description = true, requires_replace_if = true }
   for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
     allowed[list] = true
   end
@@ -196,7 +196,7 @@ local function attribute_problem(t, options)
   if problem then
     return problem
   end
-  for _, option in ipairs({ "diff_suppress", "state_func" }) do
+  for _, option in ipairs({ "diff_suppress", "state_func", "requires_replace_if" }) do
     if options[option] ~= nil and type(options[option]) ~= "function" then
       return string.format("%s: %s must be a function, got %s", what, option,
         type(options[option]))
@@ -216,6 +216,9 @@ local function attribute_problem(t, options)
   end
   if options.required and options.computed then
     return what .. ": required and computed cannot both be set"
+  end
+  if options.use_state_for_unknown and not options.computed then
+    return what .. ": use_state_for_unknown is for computed attributes"
   end
   if options.write_only and (options.computed or options.default ~= nil or options.force_new) then
     return what .. ": a write_only attribute cannot be computed, have a default or force_new"

@@ -2,6 +2,9 @@
 // computed attributes the config leaves null"; the plan fills in defaults, keeps stored values
 // the resource counts as the same as the configured ones, marks values the provider will
 // compute as unknown, and says which changes force a replacement.
+#include <algorithm>
+#include <exception>
+
 #include "host/engine/customize_diff.h"
 #include "host/engine/plan_rules.h"
 #include "host/engine/provider_service.h"
@@ -9,6 +12,34 @@
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
+namespace {
+
+// requires_replace_if: the logic's verdict on each changed top-level attribute that has one.
+void ask_requires_replace(ProviderLogic& logic, const std::string& type_name, const Block& block,
+                          const Value& prior, const Value& planned,
+                          std::vector<AttributePath>& requires_replace, Diagnostics& diags) {
+  for (const auto& attr : block.attributes) {
+    if (!attr.has_requires_replace_if) continue;
+    const Value before = prior.get_attribute(attr.name);
+    const Value after = planned.get_attribute(attr.name);
+    if (before == after) continue;
+    AttributePath path{AttributeName{attr.name}};
+    if (std::find(requires_replace.begin(), requires_replace.end(), path) !=
+        requires_replace.end()) {
+      continue;  // force_new already decided
+    }
+    try {
+      if (logic.requires_replace(type_name, path, before, after, diags)) {
+        requires_replace.push_back(std::move(path));
+      }
+    } catch (const std::exception& e) {
+      diags.error(type_name + ": requires_replace_if of \"" + attr.name + "\" failed", e.what(),
+                  path);
+    }
+  }
+}
+
+}  // namespace
 
 PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const {
   PlanResponse resp;
@@ -34,6 +65,8 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     planned = detail::keep_same_values(*logic_, req.type_name, *schema, prior, planned, diags);
     find_replacements(schema->block, prior, planned, logic_->has_update(req.type_name), {},
                       resp.requires_replace);
+    ask_requires_replace(*logic_, req.type_name, schema->block, prior, planned,
+                         resp.requires_replace, diags);
   }
   planned = mark_computed_unknown(schema->block, planned, prior, config, true);
   if (logic_->customizes_diff(req.type_name)) {

@@ -141,6 +141,8 @@ Value mark_computed_unknown(const Block& block, const Value& planned, const Valu
     if (!attr.computed || attr.default_value) continue;
     if (!attribute_of(config, attr.name, attr.type).is_null()) continue;
     if (is_resource && !is_new && attr.name == "id") continue;
+    // The stored value stays (the CLI proposed it); a new object has none to keep.
+    if (attr.use_state_for_unknown && !is_new) continue;
     out = out.with_attribute(attr.name, Value::unknown(attr.type));
   }
   return out;

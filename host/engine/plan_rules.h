@@ -15,7 +15,8 @@ namespace luaform::engine {
 // provider, so those the configuration leaves null become unknown (the framework's rule;
 // helper/schema relied on the legacy type system's leniency instead). An unchanged object,
 // and an unchanged element of a nested block, keeps its values. The id of an existing
-// resource is kept: it identifies the object being updated.
+// resource is kept: it identifies the object being updated, and so is the stored value of an
+// attribute with use_state_for_unknown.
 Value mark_computed_unknown(const Block& block, const Value& planned, const Value& prior,
                             const Value& config, bool is_resource);
 

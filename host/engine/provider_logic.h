@@ -83,6 +83,11 @@ class ProviderLogic {
   // them as different and explains why in `diags`.
   virtual bool same_value(const std::string& resource_type, const AttributePath& path,
                           const Value& earlier, const Value& later, Diagnostics& diags) = 0;
+  // The resource's requires_replace_if for the attribute at `path` (one with
+  // has_requires_replace_if): true when changing it from `prior` to `planned` (either may hold
+  // unknown values) replaces the object. A failing check explains why in `diags`.
+  virtual bool requires_replace(const std::string& resource_type, const AttributePath& path,
+                                const Value& prior, const Value& planned, Diagnostics& diags) = 0;
   // Turns a state stored under schema version `from_version` (older than the current one) into
   // a value of the current schema's type `current`. nullopt when the type declares no upgrade
   // functions: the stored state is then read as it is. Problems go to `diags`.

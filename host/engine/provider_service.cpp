@@ -42,7 +42,7 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   validate_block(declared.provider.block, "provider", schema_diagnostics_);
   for (const auto& [name, schema] : declared.resources) {
     validate_block(schema.block, "resource " + name, schema_diagnostics_,
-                   /*write_only_allowed=*/true);
+                   /*resource_top_level=*/true);
   }
   for (const auto& [name, schema] : declared.data_sources) {
     validate_block(schema.block, "data source " + name, schema_diagnostics_);

@@ -35,6 +35,11 @@ struct Attribute {
   std::string removed;                 // non-empty: setting it is an error with this message
   std::optional<Value> default_value;  // applied at plan time when config is null
   bool has_validate = false;           // the logic checks values (ProviderLogic::validate_value)
+  // Plan modifiers in the framework's sense. use_state_for_unknown: a computed value the plan
+  // of an existing object would make unknown keeps its stored value. has_requires_replace_if:
+  // the logic decides whether a change replaces the object (ProviderLogic::requires_replace).
+  bool use_state_for_unknown = false;
+  bool has_requires_replace_if = false;
   // The logic says when two spellings are the same value (diff_suppress, state_func):
   // ProviderLogic::same_value, applied by keep_equivalent.
   bool has_equivalence = false;

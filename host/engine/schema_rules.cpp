@@ -128,7 +128,7 @@ Value with_empty_blocks(const Block& block, const Value& object) {
 }
 
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
-                    bool write_only_allowed) {
+                    bool resource_top_level) {
   for (const auto& attr : block.attributes) {
     AttributePath path{AttributeName{attr.name}};
     const std::string what = where + ": attribute \"" + attr.name + "\"";
@@ -144,8 +144,18 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     if (attr.computed && !attr.optional && attr.force_new) {
       diags.error(what + " is computed only, so it cannot force a new resource", {}, path);
     }
+    if (attr.has_requires_replace_if && !resource_top_level) {
+      diags.error(what + " cannot have requires_replace_if",
+                  "Only top-level attributes of resources may decide on replacement that way; "
+                  "use force_new, or customize_diff with d:force_new.",
+                  path);
+    }
+    if (attr.use_state_for_unknown && !attr.computed) {
+      diags.error(what + " is not computed, so use_state_for_unknown has nothing to keep", {},
+                  path);
+    }
     if (attr.write_only) {
-      if (!write_only_allowed) {
+      if (!resource_top_level) {
         diags.error(what + " cannot be write-only",
                     "Only top-level attributes of resources may be write-only.", path);
       }

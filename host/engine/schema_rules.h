@@ -29,10 +29,10 @@ AttributePath attribute_path(const Type& object_type, const std::string& address
 Value with_empty_blocks(const Block& block, const Value& object);
 
 // InternalValidate's checks on one block (reserved names, option combinations).
-// `write_only_allowed`: the block is the top of a resource's schema, the only place write-only
-// attributes may be.
+// `resource_top_level`: the block is the top of a resource's schema, the only place write-only
+// attributes and requires_replace_if may be.
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
-                    bool write_only_allowed = false);
+                    bool resource_top_level = false);
 
 // `object` with its write-only attributes null: what is planned and saved for a value the
 // configuration sends but Terraform must not keep.

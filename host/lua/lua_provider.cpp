@@ -65,6 +65,16 @@ class LuaProvider : public engine::ProviderLogic {
     return state->same_value(type_name, path, earlier, later, diags);
   }
 
+  // Plans come after ConfigureProvider: the check gets the client.
+  bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
+                        const engine::Value& prior, const engine::Value& planned,
+                        Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return false;
+    return state->requires_replace(type_name, path, prior, planned, diags);
+  }
+
   std::optional<engine::Value> upgrade_state(const std::string& type_name, int64_t from_version,
                                              const std::string& raw_json,
                                              const engine::Type& current,

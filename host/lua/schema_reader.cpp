@@ -169,6 +169,9 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   lua_getfield(L, index, "validate");
   a.has_validate = lua_isfunction(L, -1) || (lua_istable(L, -1) && lua_rawlen(L, -1) > 0);
   lua_pop(L, 1);
+  a.use_state_for_unknown = flag(L, index, "use_state_for_unknown");
+  a.has_requires_replace_if = lua_getfield(L, index, "requires_replace_if") == LUA_TFUNCTION;
+  lua_pop(L, 1);
   a.has_equivalence = lua_getfield(L, index, "diff_suppress") == LUA_TFUNCTION;
   a.has_equivalence = lua_getfield(L, index, "state_func") == LUA_TFUNCTION || a.has_equivalence;
   lua_pop(L, 2);

@@ -484,6 +484,31 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
   return same;
 }
 
+bool ScriptState::requires_replace(const std::string& type_name, const engine::AttributePath& path,
+                                   const engine::Value& prior, const engine::Value& planned,
+                                   engine::Diagnostics& diags) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  if (!definition) return false;
+  bool replace = false;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    if (lua_getfield(S, -1, "requires_replace_if") != LUA_TFUNCTION) return;
+    push_value(S, prior, Unknowns::Marked);
+    push_value(S, planned, Unknowns::Marked);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+    lua_call(S, 3, 1);
+    replace = lua_toboolean(S, -1) != 0;
+  });
+  if (failure) {
+    diags.error(
+        type_name + ": requires_replace_if of \"" + engine::path_to_string(path) + "\" failed",
+        prefixed(definition->display, *failure), path);
+    return false;
+  }
+  return replace;
+}
+
 std::optional<engine::Value> ScriptState::upgrade(const std::string& type_name,
                                                   int64_t from_version, int64_t to_version,
                                                   const std::string& raw_json,

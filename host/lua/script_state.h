@@ -51,6 +51,11 @@ class ScriptState {
   bool same_value(const std::string& type_name, const engine::AttributePath& path,
                   const engine::Value& earlier, const engine::Value& later,
                   engine::Diagnostics& diags);
+  // The resource's requires_replace_if(old, new, client) verdict for the attribute at `path`
+  // (see ProviderLogic::requires_replace); unknown parts arrive as tf.unknown.
+  bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
+                        const engine::Value& prior, const engine::Value& planned,
+                        engine::Diagnostics& diags);
   // Runs the resource's upgrade functions on a stored state from `from_version` up to the
   // current version (see ProviderLogic::upgrade_state).
   std::optional<engine::Value> upgrade(const std::string& type_name, int64_t from_version,

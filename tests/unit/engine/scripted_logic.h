@@ -56,6 +56,17 @@ struct ScriptedLogic : ProviderLogic {
     auto it = equivalences.find(name);
     return it != equivalences.end() && it->second(earlier, later);
   }
+  // requires_replace_if by attribute path; pairs asked are recorded.
+  std::map<std::string, std::function<bool(const Value&, const Value&)>> replacers;
+  std::vector<std::string> asked_replace;
+  bool requires_replace(const std::string&, const AttributePath& path, const Value& prior,
+                        const Value& planned, Diagnostics&) override {
+    const std::string name = path_to_string(path);
+    asked_replace.push_back(name + ":" + prior.to_display_string() + "->" +
+                            planned.to_display_string());
+    auto it = replacers.find(name);
+    return it != replacers.end() && it->second(prior, planned);
+  }
   // The upgrade by the logic, when a test sets one.
   std::function<std::optional<Value>(int64_t, const std::string&, const Type&, Diagnostics&)>
       upgrader;

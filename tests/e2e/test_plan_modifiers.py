@@ -1,0 +1,69 @@
+"""Plan modifiers in the framework's sense, through tests/e2e/providers/modifiers: a
+requires_replace_if function decides per change whether the object is replaced, and a computed
+attribute with use_state_for_unknown keeps its stored value in the plan of an update."""
+import pytest
+
+from harness import (TEST_PROVIDERS_DIR, TofuError, planned_actions, planned_change,
+                     required_providers, resources, squash)
+
+
+@pytest.fixture
+def modifiers(make_tofu, test_provider):
+    return make_tofu({"modifiers": test_provider("modifiers")})
+
+
+def server(name: str = "web", size: int = 2) -> str:
+    return required_providers("modifiers") + f"""
+resource "modifiers_server" "s" {{
+  name = "{name}"
+  size = {size}
+}}
+"""
+
+
+def test_growing_updates_in_place_and_keeps_the_stored_value(modifiers):
+    modifiers.write(server(size=2))
+    modifiers.apply()
+    before = resources(modifiers.state())["modifiers_server.s"]["values"]
+
+    modifiers.write(server(size=4))
+    code, plan = modifiers.plan()
+    assert code == 2 and planned_actions(plan) == {"modifiers_server.s": ["update"]}
+    change = planned_change(plan, "modifiers_server.s")
+    assert change["after"]["created_at"] == before["created_at"]
+    assert change["after_unknown"].get("updated_at") is True
+    assert "created_at" not in change["after_unknown"]
+    modifiers.apply()
+    after = resources(modifiers.state())["modifiers_server.s"]["values"]
+    assert after["id"] == before["id"] and after["created_at"] == before["created_at"]
+    assert after["updated_at"] != before["updated_at"]
+
+
+def test_shrinking_replaces_because_the_script_says_so(modifiers):
+    modifiers.write(server(size=4))
+    modifiers.apply()
+    before = resources(modifiers.state())["modifiers_server.s"]["values"]
+
+    modifiers.write(server(size=1))
+    code, plan = modifiers.plan()
+    assert code == 2
+    assert planned_actions(plan) == {"modifiers_server.s": ["delete", "create"]}
+    assert planned_change(plan, "modifiers_server.s")["replace_paths"] == [["size"]]
+    modifiers.apply()
+    after = resources(modifiers.state())["modifiers_server.s"]["values"]
+    assert after["id"] != before["id"] and after["created_at"] != before["created_at"]
+    assert modifiers.plan_exit_code() == 0
+
+
+def test_a_failing_requires_replace_if_names_the_attribute_and_line(modifiers):
+    modifiers.write(server())
+    modifiers.apply()
+    modifiers.write(server(name="boom"))
+    with pytest.raises(TofuError) as failure:
+        modifiers.plan()
+    message = squash(str(failure.value))
+    lines = (TEST_PROVIDERS_DIR / "modifiers" / "resource_server.lua").read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "MARK: name check" in text)
+    assert 'modifiers_server: requires_replace_if of "name" failed' in message
+    assert f"resource_server.lua:{line}: cannot tell whether boom needs a new server" in message
+    assert resources(modifiers.state())["modifiers_server.s"]["values"]["name"] == "web"

@@ -1,0 +1,102 @@
+// Plan modifiers in the framework's sense: use_state_for_unknown and requires_replace_if.
+#include <doctest/doctest.h>
+
+#include "host/engine/schema_rules.h"
+#include "scripted_logic.h"
+
+using namespace luaform::engine;
+using namespace luaform::engine::testing;
+
+namespace {
+
+// test_file with `content` deciding on replacement through the logic and `sha` keeping its
+// stored value through updates.
+struct ModifierFixture {
+  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
+  std::unique_ptr<ProviderService> service;
+  Type type;
+
+  ModifierFixture() {
+    Schema s = file_schema();
+    for (auto& attr : s.block.attributes) {
+      if (attr.name == "content") attr.has_requires_replace_if = true;
+      if (attr.name == "sha") attr.use_state_for_unknown = true;
+    }
+    logic->declared.resources["test_file"] = s;
+    service = std::make_unique<ProviderService>(logic);
+    REQUIRE_FALSE(service->get_provider_schema().diagnostics.has_errors());
+    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+  }
+  Value stored() const {
+    return Value::object(type, {{"id", Value::string("/a")},
+                                {"path", Value::string("/a")},
+                                {"content", Value::string("x")},
+                                {"sha", Value::string("abc")},
+                                {"mode", Value::string("0644")}});
+  }
+  PlanResponse plan(const Value& prior, const Value& proposed) const {
+    const Value config = proposed.with_attribute("id", Value::null(Type::string()))
+                             .with_attribute("sha", Value::null(Type::string()))
+                             .with_attribute("mode", Value::null(Type::string()));
+    return service->plan_resource_change(
+        PlanRequest{"test_file", wire(prior), wire(proposed), wire(config), {}});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("use_state_for_unknown keeps the stored value in an update, not in a create") {
+  ModifierFixture f;
+  const Value proposed = f.stored().with_attribute("content", Value::string("y"));
+  const PlanResponse updated = f.plan(f.stored(), proposed);
+  REQUIRE_FALSE(updated.diagnostics.has_errors());
+  const Value planned = unwire(updated.planned_state, f.type);
+  CHECK(planned.get_attribute("sha") == Value::string("abc"));
+  CHECK(planned.get_attribute("mode").is_unknown());
+
+  const PlanResponse created =
+      f.plan(Value::null(f.type), proposed.with_attribute("sha", Value::null(Type::string())));
+  CHECK(unwire(created.planned_state, f.type).get_attribute("sha").is_unknown());
+}
+
+TEST_CASE("requires_replace_if is asked about a change only, and its verdict decides") {
+  ModifierFixture f;
+  f.logic->replacers["content"] = [](const Value& before, const Value& after) {
+    return after.as_string().size() < before.as_string().size();
+  };
+  const PlanResponse unchanged = f.plan(f.stored(), f.stored());
+  CHECK(f.logic->asked_replace.empty());
+  CHECK(unchanged.requires_replace.empty());
+
+  const PlanResponse grown =
+      f.plan(f.stored(), f.stored().with_attribute("content", Value::string("xyz")));
+  CHECK(grown.requires_replace.empty());
+  const PlanResponse shrunk =
+      f.plan(f.stored(), f.stored().with_attribute("content", Value::string("")));
+  CHECK(shrunk.requires_replace == std::vector<AttributePath>{{AttributeName{"content"}}});
+  CHECK(f.logic->asked_replace ==
+        std::vector<std::string>{"content:\"x\"->\"xyz\"", "content:\"x\"->\"\""});
+}
+
+TEST_CASE("the modifiers are refused where they cannot work") {
+  Attribute plain = attribute("size", Type::number(), false, true, false);
+  plain.use_state_for_unknown = true;
+  Block block;
+  block.attributes = {plain};
+  Diagnostics not_computed;
+  validate_block(block, "resource r", not_computed, true);
+  CHECK(not_computed.has_errors());
+
+  block.attributes[0].use_state_for_unknown = false;
+  block.attributes[0].has_requires_replace_if = true;
+  NestedBlock nested;
+  nested.type_name = "disk";
+  nested.block = block;
+  Block outer;
+  outer.blocks = {nested};
+  Diagnostics inside;
+  validate_block(outer, "resource r", inside, true);
+  REQUIRE(inside.has_errors());
+  CHECK(inside.items()[0].summary ==
+        "resource r.disk: attribute \"size\" cannot have requires_replace_if");
+}
