@@ -157,6 +157,34 @@ local function address_list_problem(what, option, list)
   return nil
 end
 
+local REFINE_OPTIONS = { not_null = "boolean", prefix = "string", min = "number", max = "number",
+  min_length = "number", max_length = "number" }
+
+-- `refine = { not_null = true, prefix = "arn:", ... }`: the problem with it, or nil.
+local function refine_problem(what, options)
+  local refine = options.refine
+  if refine == nil then
+    return nil
+  end
+  if type(refine) ~= "table" then
+    return string.format("%s: refine must be a table such as { not_null = true }", what)
+  end
+  if not options.computed then
+    return what .. ": refine is for computed attributes"
+  end
+  local problem = unknown_key(what .. " refine", refine, REFINE_OPTIONS)
+  if problem then
+    return problem
+  end
+  for _, key in ipairs(sorted_keys(refine)) do
+    if type(refine[key]) ~= REFINE_OPTIONS[key] then
+      return string.format("%s: refine.%s must be a %s, got %s", what, key, REFINE_OPTIONS[key],
+        type(refine[key]))
+    end
+  end
+  return nil
+end
+
 -- The message for the first problem of an attribute's options, or nil when they are valid.
 local function attribute_problem(t, options)
   local what = "tf." .. type_name(t)
@@ -167,7 +195,7 @@ local function attribute_problem(t, options)
     return string.format("%s expects an options table, as in %s { optional = true }", what, what)
   end
   local allowed = { default = true, validate = true, diff_suppress = true, state_func = true,
-    description = true, requires_replace_if = true }
+    description = true, requires_replace_if = true, refine = true }
   for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
     allowed[list] = true
   end
@@ -216,6 +244,10 @@ local function attribute_problem(t, options)
   end
   if options.required and options.computed then
     return what .. ": required and computed cannot both be set"
+  end
+  problem = refine_problem(what, options)
+  if problem then
+    return problem
   end
   if options.use_state_for_unknown and not options.computed then
     return what .. ": use_state_for_unknown is for computed attributes"

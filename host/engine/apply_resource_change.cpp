@@ -69,8 +69,17 @@ void check_against_plan(const Block& block, const Value& planned, const Value& r
                         const std::string& what, Diagnostics& diags) {
   if (!planned.is_known() || !result.is_known()) return;
   for (const auto& attr : block.attributes) {
-    check_value_against_plan(attr.name, planned.get_attribute(attr.name),
-                             result.get_attribute(attr.name), what, diags);
+    const Value promised = planned.get_attribute(attr.name);
+    const Value got = result.get_attribute(attr.name);
+    check_value_against_plan(attr.name, promised, got, what, diags);
+    // The CLI decoded the plan's refinement and would reject the result with a bare message.
+    if (promised.is_unknown() && !attr.refine.empty()) {
+      if (const std::string why = attr.refine.broken_by(got); !why.empty()) {
+        diags.error(what + " set \"" + attr.name + "\" to a value its refine option rules out",
+                    "The plan promised it, but " + why + ": " + got.to_display_string() + ".",
+                    {AttributeName{attr.name}});
+      }
+    }
   }
   for (const auto& nested : block.blocks) {
     check_value_against_plan(nested.type_name, planned.get_attribute(nested.type_name),

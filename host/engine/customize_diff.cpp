@@ -43,7 +43,7 @@ Value customize_diff(ProviderLogic& logic, const std::string& type_name, const S
   }
   for (const auto& key : d.new_computed()) {
     if (const Attribute* attr = plannable(schema, config, key, what, problems)) {
-      out = out.with_attribute(key, Value::unknown(attr->type));
+      out = out.with_attribute(key, Value::unknown(attr->type, attr->refine));
     }
   }
   if (!prior.is_null()) {

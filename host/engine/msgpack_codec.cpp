@@ -39,6 +39,54 @@ void pack_string(Packer& pk, const std::string& s) {
   pk.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
 }
 
+// An unknown with refinements, as cty writes it: extension type 12 holding a map from
+// refinement keys to what is known. Only refinements that fit the type are written; false when
+// none does (the caller then writes a plain unknown).
+bool pack_refined_unknown(Packer& pk, const Refinement& r, const Type& t) {
+  enum Key : uint8_t { NotNull = 1, Prefix = 2, Min = 3, Max = 4, MinLength = 5, MaxLength = 6 };
+  msgpack::sbuffer body;
+  Packer inner(body);
+  uint32_t entries = 0;
+  msgpack::sbuffer items;
+  Packer item(items);
+  if (r.not_null) {
+    ++entries;
+    item.pack_uint8(NotNull);
+    item.pack_false();  // "is null" is false
+  }
+  const TypeKind kind = t.kind();
+  if (kind == TypeKind::String && !r.prefix.empty()) {
+    ++entries;
+    item.pack_uint8(Prefix);
+    pack_string(item, r.prefix);
+  }
+  if (kind == TypeKind::Number) {
+    for (const auto& [key, bound] : {std::pair{Min, &r.min}, std::pair{Max, &r.max}}) {
+      if (!*bound) continue;
+      ++entries;
+      item.pack_uint8(key);
+      item.pack_array(2);  // [bound, inclusive]
+      pack_number(item, **bound);
+      item.pack_true();
+    }
+  }
+  if (kind == TypeKind::List || kind == TypeKind::Set || kind == TypeKind::Map) {
+    for (const auto& [key, bound] :
+         {std::pair{MinLength, &r.min_length}, std::pair{MaxLength, &r.max_length}}) {
+      if (!*bound) continue;
+      ++entries;
+      item.pack_uint8(key);
+      item.pack_int64(**bound);
+    }
+  }
+  if (entries == 0) return false;
+  inner.pack_map(entries);
+  body.write(items.data(), items.size());
+  pk.pack_ext(body.size(), kRefinedUnknownExtension);
+  pk.pack_ext_body(body.data(), static_cast<uint32_t>(body.size()));
+  return true;
+}
+
 // Encodes `v` as `t` says. A primitive of another kind is converted the way cty's Marshal
 // converts before encoding; anything else that does not fit is written as null.
 void pack_value(Packer& pk, const Value& v, const Type& t) {
@@ -52,6 +100,10 @@ void pack_value(Packer& pk, const Value& v, const Type& t) {
     return;
   }
   if (v.is_unknown()) {
+    if (v.refinement() != nullptr && !t.is_dynamic() &&
+        pack_refined_unknown(pk, *v.refinement(), t)) {
+      return;
+    }
     const char zero = 0;
     pk.pack_ext(1, kUnknownExtension);
     pk.pack_ext_body(&zero, 1);

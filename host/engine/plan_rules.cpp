@@ -143,7 +143,7 @@ Value mark_computed_unknown(const Block& block, const Value& planned, const Valu
     if (is_resource && !is_new && attr.name == "id") continue;
     // The stored value stays (the CLI proposed it); a new object has none to keep.
     if (attr.use_state_for_unknown && !is_new) continue;
-    out = out.with_attribute(attr.name, Value::unknown(attr.type));
+    out = out.with_attribute(attr.name, Value::unknown(attr.type, attr.refine));
   }
   return out;
 }

@@ -40,6 +40,9 @@ struct Attribute {
   // the logic decides whether a change replaces the object (ProviderLogic::requires_replace).
   bool use_state_for_unknown = false;
   bool has_requires_replace_if = false;
+  // A computed attribute's promise about the value it will have: the plan's unknown carries it,
+  // so configurations can use it before apply, and apply holds the script to it.
+  Refinement refine;
   // The logic says when two spellings are the same value (diff_suppress, state_func):
   // ProviderLogic::same_value, applied by keep_equivalent.
   bool has_equivalence = false;

@@ -127,6 +127,36 @@ Value with_empty_blocks(const Block& block, const Value& object) {
   return out;
 }
 
+namespace {
+
+// A refinement says something about the attribute's type, of a value the provider computes.
+void check_refinement(const Attribute& attr, const std::string& what, const AttributePath& path,
+                      Diagnostics& diags) {
+  const Refinement& r = attr.refine;
+  const TypeKind kind = attr.type.kind();
+  const bool collection = kind == TypeKind::List || kind == TypeKind::Set || kind == TypeKind::Map;
+  std::string problem;
+  if (!attr.computed) {
+    problem = "only a computed value can be refined";
+  } else if (!r.prefix.empty() && kind != TypeKind::String) {
+    problem = "a prefix is for strings";
+  } else if (r.prefix.size() > 256) {
+    problem = "a prefix can be at most 256 bytes long";
+  } else if ((r.min || r.max) && kind != TypeKind::Number) {
+    problem = "min and max are for numbers";
+  } else if ((r.min_length || r.max_length) && !collection) {
+    problem = "min_length and max_length are for lists, sets and maps";
+  } else if (r.min && r.max && *r.max < *r.min) {
+    problem = "min is more than max";
+  } else if ((r.min_length && *r.min_length < 0) ||
+             (r.min_length && r.max_length && *r.max_length < *r.min_length)) {
+    problem = "the length bounds are negative or cross";
+  }
+  if (!problem.empty()) diags.error(what + ": refine: " + problem, {}, path);
+}
+
+}  // namespace
+
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
                     bool resource_top_level) {
   for (const auto& attr : block.attributes) {
@@ -150,6 +180,7 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
                   "use force_new, or customize_diff with d:force_new.",
                   path);
     }
+    if (!attr.refine.empty()) check_refinement(attr, what, path, diags);
     if (attr.use_state_for_unknown && !attr.computed) {
       diags.error(what + " is not computed, so use_state_for_unknown has nothing to keep", {},
                   path);

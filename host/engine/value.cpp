@@ -100,6 +100,39 @@ Value Value::null(Type type) {
 Value Value::unknown(Type type) {
   return Value(std::move(type), State::Unknown, {});
 }
+Value Value::unknown(Type type, const Refinement& refinement) {
+  if (refinement.empty()) return unknown(std::move(type));
+  return Value(std::move(type), State::Unknown, std::make_shared<const Refinement>(refinement));
+}
+
+const Refinement* Value::refinement() const {
+  const auto* refined = std::get_if<std::shared_ptr<const Refinement>>(&data_);
+  return refined != nullptr ? refined->get() : nullptr;
+}
+
+std::string Refinement::broken_by(const Value& v) const {
+  if (v.is_null()) return not_null ? "it is null" : "";
+  if (!v.is_known()) return "";
+  if (!prefix.empty() && v.type().kind() == TypeKind::String &&
+      !v.as_string().starts_with(prefix)) {
+    return "it does not start with \"" + prefix + "\"";
+  }
+  if (v.type().kind() == TypeKind::Number) {
+    if (min && v.as_number() < *min) return "it is less than " + min->text();
+    if (max && *max < v.as_number()) return "it is more than " + max->text();
+  }
+  const TypeKind kind = v.type().kind();
+  if (kind == TypeKind::List || kind == TypeKind::Set || kind == TypeKind::Map) {
+    const auto length = static_cast<int64_t>(v.length());
+    if (min_length && length < *min_length) {
+      return "it has fewer than " + std::to_string(*min_length) + " elements";
+    }
+    if (max_length && length > *max_length) {
+      return "it has more than " + std::to_string(*max_length) + " elements";
+    }
+  }
+  return "";
+}
 Value Value::string(std::string s) {
   return Value(Type::string(), State::Known, std::move(s));
 }
@@ -284,6 +317,8 @@ int Value::compare(const Value& a, const Value& b) {
           return x == y ? 0 : (x < y ? -1 : 1);
         } else if constexpr (std::is_same_v<T, bool>) {
           return x == y ? 0 : (x ? 1 : -1);
+        } else if constexpr (std::is_same_v<T, std::shared_ptr<const Refinement>>) {
+          return 0;  // only unknowns hold one, and they end the comparison above
         } else if constexpr (std::is_same_v<T, List>) {
           for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
             if (int c = compare(x[i], y[i]); c != 0) return c;

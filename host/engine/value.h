@@ -3,7 +3,10 @@
 // one identity whatever order its elements arrived in.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -12,6 +15,24 @@
 #include "host/engine/type.h"
 
 namespace luaform::engine {
+
+class Value;
+
+// What is known about a value before it is known (cty's refinements of an unknown value): the
+// CLI decides null checks, comparisons and prefixes at plan time from them. Bounds are
+// inclusive.
+struct Refinement {
+  bool not_null = false;
+  std::string prefix;                             // strings
+  std::optional<Number> min, max;                 // numbers
+  std::optional<int64_t> min_length, max_length;  // lists, sets and maps
+
+  bool empty() const {
+    return !not_null && prefix.empty() && !min && !max && !min_length && !max_length;
+  }
+  // Why the known (or null) value `v` breaks the refinement, or "" when it keeps it.
+  std::string broken_by(const Value& v) const;
+};
 
 class Value {
  public:
@@ -27,6 +48,8 @@ class Value {
   ~Value() = default;
   static Value null(Type type);
   static Value unknown(Type type);
+  // An unknown value with what is known about it (an empty refinement gives a plain unknown).
+  static Value unknown(Type type, const Refinement& refinement);
   static Value string(std::string s);
   static Value number(Number n);
   static Value number(int64_t n) { return number(Number::from_int(n)); }
@@ -45,6 +68,8 @@ class Value {
   // True when neither this value nor any nested value is unknown.
   bool is_wholly_known() const;
   bool is_sensitive() const { return sensitive_; }
+  // What is known about an unknown value; null for a plain unknown and for other values.
+  const Refinement* refinement() const;
   Value mark_sensitive(bool sensitive = true) const;
 
   const std::string& as_string() const;
@@ -69,7 +94,8 @@ class Value {
 
  private:
   enum class State { Known, Null, Unknown };
-  using Data = std::variant<std::monostate, std::string, Number, bool, List, Object>;
+  using Data = std::variant<std::monostate, std::string, Number, bool, List, Object,
+                            std::shared_ptr<const Refinement>>;
   Value(Type type, State state, Data data);
 
   Type type_;

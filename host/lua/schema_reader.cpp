@@ -88,6 +88,47 @@ std::string text(lua_State* L, int index, const char* field, const std::string& 
   return value;
 }
 
+// `refine = { not_null = true, prefix = "arn:", min = 1, max = 9, min_length = 1,
+// max_length = 3 }`: what a computed value is known to be before it is known.
+engine::Refinement refinement(lua_State* L, int index, const std::string& attribute) {
+  engine::Refinement r;
+  if (lua_getfield(L, index, "refine") != LUA_TTABLE) {
+    if (!lua_isnil(L, -1)) fail(attribute, "refine must be a table");
+    lua_pop(L, 1);
+    return r;
+  }
+  const int table = lua_gettop(L);
+  r.not_null = flag(L, table, "not_null");
+  r.prefix = text(L, table, "prefix", attribute);
+  auto number = [&](const char* field) -> std::optional<engine::Number> {
+    std::optional<engine::Number> out;
+    if (lua_getfield(L, table, field) == LUA_TNUMBER) {
+      out = lua_isinteger(L, -1) ? engine::Number::from_int(lua_tointeger(L, -1))
+                                 : engine::Number::from_double(lua_tonumber(L, -1));
+    } else if (!lua_isnil(L, -1)) {
+      fail(attribute, "refine." + std::string(field) + " must be a number");
+    }
+    lua_pop(L, 1);
+    return out;
+  };
+  auto length = [&](const char* field) -> std::optional<int64_t> {
+    std::optional<int64_t> out;
+    if (lua_getfield(L, table, field) == LUA_TNUMBER && lua_isinteger(L, -1)) {
+      out = lua_tointeger(L, -1);
+    } else if (!lua_isnil(L, -1)) {
+      fail(attribute, "refine." + std::string(field) + " must be a whole number");
+    }
+    lua_pop(L, 1);
+    return out;
+  };
+  r.min = number("min");
+  r.max = number("max");
+  r.min_length = length("min_length");
+  r.max_length = length("max_length");
+  lua_pop(L, 1);
+  return r;
+}
+
 // `description = "plain text"` or `description = tf.markdown "..."` (a table tagged
 // kind = "markdown"): the text, and whether it is markdown.
 std::pair<std::string, bool> description(lua_State* L, int index, const std::string& attribute) {
@@ -170,6 +211,7 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   a.has_validate = lua_isfunction(L, -1) || (lua_istable(L, -1) && lua_rawlen(L, -1) > 0);
   lua_pop(L, 1);
   a.use_state_for_unknown = flag(L, index, "use_state_for_unknown");
+  a.refine = refinement(L, index, name);
   a.has_requires_replace_if = lua_getfield(L, index, "requires_replace_if") == LUA_TFUNCTION;
   lua_pop(L, 1);
   a.has_equivalence = lua_getfield(L, index, "diff_suppress") == LUA_TFUNCTION;

@@ -1,6 +1,7 @@
 """Plan modifiers in the framework's sense, through tests/e2e/providers/modifiers: a
-requires_replace_if function decides per change whether the object is replaced, and a computed
-attribute with use_state_for_unknown keeps its stored value in the plan of an update."""
+requires_replace_if function decides per change whether the object is replaced, a computed
+attribute with use_state_for_unknown keeps its stored value in the plan of an update, and
+refined unknowns (refine = { ... }) let the CLI decide expressions before apply."""
 import pytest
 
 from harness import (TEST_PROVIDERS_DIR, TofuError, planned_actions, planned_change,
@@ -67,3 +68,46 @@ def test_a_failing_requires_replace_if_names_the_attribute_and_line(modifiers):
     assert 'modifiers_server: requires_replace_if of "name" failed' in message
     assert f"resource_server.lua:{line}: cannot tell whether boom needs a new server" in message
     assert resources(modifiers.state())["modifiers_server.s"]["values"]["name"] == "web"
+
+
+# The CLI compares against bounds as if they were exclusive, so `port > 1000` is decided by
+# min = 1024 before apply where `port >= 1024` is not.
+REFINED_OUTPUTS = """
+output "arn_set" {
+  value = modifiers_server.s.arn != null
+}
+output "arn_kind" {
+  value = startswith(modifiers_server.s.arn, "arn:modifiers:")
+}
+output "port_unprivileged" {
+  value = modifiers_server.s.port > 1000
+}
+output "ips_some" {
+  value = length(modifiers_server.s.ips) > 0
+}
+"""
+
+
+def test_refined_unknowns_let_the_cli_decide_before_apply(modifiers):
+    modifiers.write(server() + REFINED_OUTPUTS)
+    code, plan = modifiers.plan()
+    assert code == 2
+    change = planned_change(plan, "modifiers_server.s")
+    assert change["after_unknown"]["arn"] is True
+    planned = {name: o.get("value") for name, o in plan["planned_values"]["outputs"].items()}
+    assert planned == {"arn_set": True, "arn_kind": True, "port_unprivileged": True,
+                       "ips_some": True}
+    modifiers.apply()
+    assert modifiers.outputs() == {"arn_set": True, "arn_kind": True,
+                                   "port_unprivileged": True, "ips_some": True}
+
+
+def test_a_result_that_breaks_its_refinement_is_an_error_naming_it(modifiers):
+    modifiers.write(server(name="liar"))
+    with pytest.raises(TofuError) as failure:
+        modifiers.apply()
+    message = squash(str(failure.value))
+    assert 'set "arn" to a value its refine option rules out' in message
+    assert 'it does not start with "arn:modifiers:server/"' in message
+    assert 'set "port" to a value its refine option rules out' in message
+    assert "it is less than 1024" in message

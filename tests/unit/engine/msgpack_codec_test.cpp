@@ -84,6 +84,31 @@ TEST_CASE("refined unknowns (extension 12) decode as plain unknowns") {
   CHECK(decode_ok(bytes("c7 03 0c 81 05 01"), l) == Value::unknown(l));
 }
 
+TEST_CASE("refined unknowns are written as cty writes them, with what fits the type") {
+  Refinement not_null;
+  not_null.not_null = true;
+  CHECK(hex(encode_msgpack(Value::unknown(Type::string(), not_null), Type::string())) ==
+        "c7 03 0c 81 01 c2");
+  Refinement prefix;
+  prefix.prefix = "ab";
+  CHECK(hex(encode_msgpack(Value::unknown(Type::string(), prefix), Type::string())) ==
+        "c7 05 0c 81 02 a2 61 62");  // {2: "ab"}
+  Refinement bounds;
+  bounds.min = Number::from_int(1);
+  bounds.max = Number::from_int(9);
+  CHECK(hex(encode_msgpack(Value::unknown(Type::number(), bounds), Type::number())) ==
+        "c7 09 0c 82 03 92 01 c3 04 92 09 c3");  // {3: [1, true], 4: [9, true]}
+  Refinement lengths;
+  lengths.min_length = 1;
+  lengths.max_length = 4;
+  const Type list = Type::list(Type::string());
+  CHECK(hex(encode_msgpack(Value::unknown(list, lengths), list)) == "c7 05 0c 82 05 01 06 04");
+  // A refinement that says nothing about the type (a prefix of a number) is left out.
+  CHECK(hex(encode_msgpack(Value::unknown(Type::number(), prefix), Type::number())) == "d4 00 00");
+  CHECK(hex(encode_msgpack(Value::unknown(Type::dynamic(), not_null), Type::dynamic())) ==
+        "d4 00 00");
+}
+
 TEST_CASE("other multi-byte extensions are errors") {
   CHECK(first_error(bytes("d5 07 01 02"), Type::string()).find("extension") != std::string::npos);
 }

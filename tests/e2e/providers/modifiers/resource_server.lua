@@ -1,6 +1,9 @@
 -- resource "modifiers_server": plan modifiers in the framework's sense. Shrinking `size`
 -- replaces the server while growing it is an update (requires_replace_if); `created_at` keeps
 -- its stored value through updates (use_state_for_unknown) while `updated_at` is recomputed.
+-- `arn`, `port` and `ips` are refined: before apply the CLI already knows the ARN is not null
+-- and how it starts, that the port is in the unprivileged range and that there are 1 to 4 ips.
+-- A server named "liar" breaks those promises.
 -- Nothing outside the state is touched: the values are all the scenario needs.
 local tf = require("luaform")
 
@@ -20,11 +23,21 @@ return tf.resource {
       end },
     created_at = tf.string { computed = true, use_state_for_unknown = true },
     updated_at = tf.string { computed = true },
+    arn = tf.string { computed = true, use_state_for_unknown = true,
+      refine = { not_null = true, prefix = "arn:modifiers:server/" } },
+    port = tf.number { computed = true, use_state_for_unknown = true,
+      refine = { min = 1024, max = 65535 } },
+    ips = tf.list(tf.string) { computed = true, use_state_for_unknown = true,
+      refine = { min_length = 1, max_length = 4 } },
   },
   create = function(d)
     d:set_id(tf.uuid())
     d:set("created_at", tf.uuid())
     d:set("updated_at", tf.uuid())
+    local liar = d:get("name") == "liar"
+    d:set("arn", (liar and "urn:" or "arn:modifiers:server/") .. d:id())
+    d:set("port", liar and 80 or 8080)
+    d:set("ips", { "10.0.0.1" })
   end,
   read = function()
   end,
