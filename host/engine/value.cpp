@@ -309,16 +309,15 @@ int Value::compare(const Value& a, const Value& b) {
       [&b](const auto& x) -> int {
         using T = std::decay_t<decltype(x)>;
         const T& y = std::get<T>(b.data_);
-        if constexpr (std::is_same_v<T, std::monostate>) {
-          return 0;
+        if constexpr (std::is_same_v<T, std::monostate> ||
+                      std::is_same_v<T, std::shared_ptr<const Refinement>>) {
+          return 0;  // a refinement only ever sits in an unknown, which ended the comparison
         } else if constexpr (std::is_same_v<T, std::string>) {
           return sign(x.compare(y));
         } else if constexpr (std::is_same_v<T, Number>) {
           return x == y ? 0 : (x < y ? -1 : 1);
         } else if constexpr (std::is_same_v<T, bool>) {
           return x == y ? 0 : (x ? 1 : -1);
-        } else if constexpr (std::is_same_v<T, std::shared_ptr<const Refinement>>) {
-          return 0;  // only unknowns hold one, and they end the comparison above
         } else if constexpr (std::is_same_v<T, List>) {
           for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
             if (int c = compare(x[i], y[i]); c != 0) return c;
