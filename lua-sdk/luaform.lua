@@ -195,7 +195,7 @@ local function attribute_problem(t, options)
     return string.format("%s expects an options table, as in %s { optional = true }", what, what)
   end
   local allowed = { default = true, validate = true, diff_suppress = true, state_func = true,
-    description = true, requires_replace_if = true, refine = true }
+    description = true, requires_replace_if = true, refine = true, plan = true }
   for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
     allowed[list] = true
   end
@@ -224,7 +224,7 @@ local function attribute_problem(t, options)
   if problem then
     return problem
   end
-  for _, option in ipairs({ "diff_suppress", "state_func", "requires_replace_if" }) do
+  for _, option in ipairs({ "diff_suppress", "state_func", "requires_replace_if", "plan" }) do
     if options[option] ~= nil and type(options[option]) ~= "function" then
       return string.format("%s: %s must be a function, got %s", what, option,
         type(options[option]))
@@ -248,6 +248,9 @@ local function attribute_problem(t, options)
   problem = refine_problem(what, options)
   if problem then
     return problem
+  end
+  if options.plan ~= nil and not options.computed then
+    return what .. ": a plan function is for computed attributes"
   end
   if options.use_state_for_unknown and not options.computed then
     return what .. ": use_state_for_unknown is for computed attributes"

@@ -88,6 +88,13 @@ class ProviderLogic {
   // unknown values) replaces the object. A failing check explains why in `diags`.
   virtual bool requires_replace(const std::string& resource_type, const AttributePath& path,
                                 const Value& prior, const Value& planned, Diagnostics& diags) = 0;
+  // The resource's plan function for the top-level attribute `name` (one with
+  // has_plan_function): the value to plan for it, given the objects of the prior state, the
+  // configuration and the plan so far. nullopt keeps the plan's value.
+  virtual std::optional<Value> plan_attribute(const std::string& resource_type,
+                                              const Attribute& attribute, const Value& prior,
+                                              const Value& config, const Value& planned,
+                                              Diagnostics& diags) = 0;
   // Turns a state stored under schema version `from_version` (older than the current one) into
   // a value of the current schema's type `current`. nullopt when the type declares no upgrade
   // functions: the stored state is then read as it is. Problems go to `diags`.

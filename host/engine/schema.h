@@ -40,6 +40,8 @@ struct Attribute {
   // the logic decides whether a change replaces the object (ProviderLogic::requires_replace).
   bool use_state_for_unknown = false;
   bool has_requires_replace_if = false;
+  // The logic plans the value itself (ProviderLogic::plan_attribute), for a computed attribute.
+  bool has_plan_function = false;
   // A computed attribute's promise about the value it will have: the plan's unknown carries it,
   // so configurations can use it before apply, and apply holds the script to it.
   Refinement refine;

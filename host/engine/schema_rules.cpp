@@ -174,6 +174,11 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     if (attr.computed && !attr.optional && attr.force_new) {
       diags.error(what + " is computed only, so it cannot force a new resource", {}, path);
     }
+    if (attr.has_plan_function && (!resource_top_level || !attr.computed)) {
+      diags.error(what + " cannot have a plan function",
+                  "Only computed top-level attributes of resources may plan their own value.",
+                  path);
+    }
     if (attr.has_requires_replace_if && !resource_top_level) {
       diags.error(what + " cannot have requires_replace_if",
                   "Only top-level attributes of resources may decide on replacement that way; "

@@ -65,6 +65,15 @@ class LuaProvider : public engine::ProviderLogic {
     return state->same_value(type_name, path, earlier, later, diags);
   }
 
+  std::optional<engine::Value> plan_attribute(
+      const std::string& type_name, const engine::Attribute& attribute, const engine::Value& prior,
+      const engine::Value& config, const engine::Value& planned, Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
+    return state->plan_attribute(type_name, attribute, prior, config, planned, diags);
+  }
+
   // Plans come after ConfigureProvider: the check gets the client.
   bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
                         const engine::Value& prior, const engine::Value& planned,

@@ -213,7 +213,8 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   a.use_state_for_unknown = flag(L, index, "use_state_for_unknown");
   a.refine = refinement(L, index, name);
   a.has_requires_replace_if = lua_getfield(L, index, "requires_replace_if") == LUA_TFUNCTION;
-  lua_pop(L, 1);
+  a.has_plan_function = lua_getfield(L, index, "plan") == LUA_TFUNCTION;
+  lua_pop(L, 2);
   a.has_equivalence = lua_getfield(L, index, "diff_suppress") == LUA_TFUNCTION;
   a.has_equivalence = lua_getfield(L, index, "state_func") == LUA_TFUNCTION || a.has_equivalence;
   lua_pop(L, 2);

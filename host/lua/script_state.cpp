@@ -484,6 +484,47 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
   return same;
 }
 
+std::optional<engine::Value> ScriptState::plan_attribute(
+    const std::string& type_name, const engine::Attribute& attribute, const engine::Value& prior,
+    const engine::Value& config, const engine::Value& planned, engine::Diagnostics& diags) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  if (!definition) return std::nullopt;
+  std::optional<engine::Value> value;
+  const engine::AttributePath path{engine::AttributeName{attribute.name}};
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
+    lua_createtable(S, 0, 4);
+    const auto field = [&](const engine::Value& object, const char* name) {
+      if (object.is_known() && !object.is_null()) {
+        push_value(S, object.get_attribute(attribute.name), Unknowns::Marked);
+        lua_setfield(S, -2, name);
+      }
+    };
+    field(config, "config");
+    field(prior, "state");
+    field(planned, "planned");
+    push_value(S, planned, Unknowns::Marked);
+    lua_setfield(S, -2, "resource");
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+    lua_call(S, 2, 1);
+    if (lua_isnil(S, -1)) return;  // keep the plan's value
+    try {
+      value = to_value(S, -1, attribute.type, attribute.name);
+    } catch (const ConversionError& e) {
+      throw std::runtime_error(definition->display + ": plan returned a value that does not " +
+                               "fit: " + e.what());
+    }
+  });
+  if (failure) {
+    diags.error(type_name + ": plan of \"" + attribute.name + "\" failed",
+                prefixed(definition->display, *failure), path);
+    return std::nullopt;
+  }
+  return value;
+}
+
 bool ScriptState::requires_replace(const std::string& type_name, const engine::AttributePath& path,
                                    const engine::Value& prior, const engine::Value& planned,
                                    engine::Diagnostics& diags) {

@@ -111,3 +111,20 @@ def test_a_result_that_breaks_its_refinement_is_an_error_naming_it(modifiers):
     assert 'it does not start with "arn:modifiers:server/"' in message
     assert 'set "port" to a value its refine option rules out' in message
     assert "it is less than 1024" in message
+
+
+def test_a_plan_function_makes_a_computed_value_known_before_apply(modifiers):
+    modifiers.write(server(name="web") + 'output "fqdn" {\n  value = modifiers_server.s.fqdn\n}\n')
+    code, plan = modifiers.plan()
+    assert plan["planned_values"]["outputs"]["fqdn"]["value"] == "web.servers.internal"
+    modifiers.apply()
+    assert modifiers.outputs() == {"fqdn": "web.servers.internal"}
+
+    # A rename plans the new name at once (an in-place update: name has no replace rule).
+    modifiers.write(server(name="db") + 'output "fqdn" {\n  value = modifiers_server.s.fqdn\n}\n')
+    code, plan = modifiers.plan()
+    assert planned_actions(plan) == {"modifiers_server.s": ["update"]}
+    assert planned_change(plan, "modifiers_server.s")["after"]["fqdn"] == "db.servers.internal"
+    modifiers.apply()
+    assert modifiers.outputs() == {"fqdn": "db.servers.internal"}
+    assert modifiers.plan_exit_code() == 0

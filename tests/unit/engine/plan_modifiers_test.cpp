@@ -1,4 +1,5 @@
-// Plan modifiers in the framework's sense: use_state_for_unknown and requires_replace_if.
+// Plan modifiers in the framework's sense: use_state_for_unknown, requires_replace_if and
+// plan functions.
 #include <doctest/doctest.h>
 
 #include "host/engine/schema_rules.h"
@@ -21,6 +22,7 @@ struct ModifierFixture {
     for (auto& attr : s.block.attributes) {
       if (attr.name == "content") attr.has_requires_replace_if = true;
       if (attr.name == "sha") attr.use_state_for_unknown = true;
+      if (attr.name == "sha" || attr.name == "mode") attr.has_plan_function = true;
     }
     logic->declared.resources["test_file"] = s;
     service = std::make_unique<ProviderService>(logic);
@@ -99,4 +101,31 @@ TEST_CASE("the modifiers are refused where they cannot work") {
   REQUIRE(inside.has_errors());
   CHECK(inside.items()[0].summary ==
         "resource r.disk: attribute \"size\" cannot have requires_replace_if");
+}
+
+TEST_CASE("a plan function plans a computed value, but never changes a configured one") {
+  ModifierFixture f;
+  f.logic->planners["mode"] = [](const Value&, const Value& config, const Value&) {
+    return std::optional<Value>(Value::string(config.get_attribute("path").as_string() + "!"));
+  };
+  f.logic->planners["sha"] = [](const Value&, const Value&, const Value&) {
+    return std::optional<Value>();  // keeps what the plan had
+  };
+  const Value created = f.stored()
+                            .with_attribute("id", Value::null(Type::string()))
+                            .with_attribute("sha", Value::null(Type::string()))
+                            .with_attribute("mode", Value::null(Type::string()));
+  const PlanResponse resp = f.plan(Value::null(f.type), created);
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  const Value planned = unwire(resp.planned_state, f.type);
+  CHECK(planned.get_attribute("mode") == Value::string("/a!"));
+  CHECK(planned.get_attribute("sha").is_unknown());
+
+  // mode is optional+computed: once the configuration sets it, it is the user's.
+  const Value configured = created.with_attribute("mode", Value::string("0600"));
+  const PlanResponse refused = f.service->plan_resource_change(
+      PlanRequest{"test_file", wire(Value::null(f.type)), wire(configured), wire(configured), {}});
+  REQUIRE(refused.diagnostics.has_errors());
+  CHECK(refused.diagnostics.items()[0].summary ==
+        "test_file: plan of \"mode\" changed a configured value");
 }

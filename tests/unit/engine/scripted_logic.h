@@ -67,6 +67,17 @@ struct ScriptedLogic : ProviderLogic {
     auto it = replacers.find(name);
     return it != replacers.end() && it->second(prior, planned);
   }
+  // Plan functions by attribute name.
+  std::map<std::string,
+           std::function<std::optional<Value>(const Value&, const Value&, const Value&)>>
+      planners;
+  std::optional<Value> plan_attribute(const std::string&, const Attribute& attribute,
+                                      const Value& prior, const Value& config, const Value& planned,
+                                      Diagnostics&) override {
+    auto it = planners.find(attribute.name);
+    if (it == planners.end()) return std::nullopt;
+    return it->second(prior, config, planned);
+  }
   // The upgrade by the logic, when a test sets one.
   std::function<std::optional<Value>(int64_t, const std::string&, const Type&, Diagnostics&)>
       upgrader;

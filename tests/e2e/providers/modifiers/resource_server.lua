@@ -3,7 +3,8 @@
 -- its stored value through updates (use_state_for_unknown) while `updated_at` is recomputed.
 -- `arn`, `port` and `ips` are refined: before apply the CLI already knows the ARN is not null
 -- and how it starts, that the port is in the unprivileged range and that there are 1 to 4 ips.
--- A server named "liar" breaks those promises.
+-- A server named "liar" breaks those promises. `fqdn` is planned by its own function from the
+-- name, so it is known before apply, even when the name changes.
 -- Nothing outside the state is touched: the values are all the scenario needs.
 local tf = require("luaform")
 
@@ -29,6 +30,12 @@ return tf.resource {
       refine = { min = 1024, max = 65535 } },
     ips = tf.list(tf.string) { computed = true, use_state_for_unknown = true,
       refine = { min_length = 1, max_length = 4 } },
+    fqdn = tf.string { computed = true,
+      plan = function(p)
+        if p.resource.name ~= tf.unknown then
+          return p.resource.name .. ".servers.internal"
+        end
+      end },
   },
   create = function(d)
     d:set_id(tf.uuid())
@@ -38,11 +45,13 @@ return tf.resource {
     d:set("arn", (liar and "urn:" or "arn:modifiers:server/") .. d:id())
     d:set("port", liar and 80 or 8080)
     d:set("ips", { "10.0.0.1" })
+    d:set("fqdn", d:get("name") .. ".servers.internal")
   end,
   read = function()
   end,
   update = function(d)
     d:set("updated_at", tf.uuid())
+    d:set("fqdn", d:get("name") .. ".servers.internal")
   end,
   delete = function()
   end,
