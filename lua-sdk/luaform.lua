@@ -185,6 +185,27 @@ local function refine_problem(what, options)
   return nil
 end
 
+local IDENTITY_ATTRIBUTE_OPTIONS = { required_for_import = true, optional_for_import = true,
+  description = true }
+
+-- An identity attribute (identity = { schema = { name = tf.string { required_for_import = true
+-- } } }): a primitive or a list of one, with exactly one of the two import flags.
+local function identity_attribute_problem(t, options)
+  local what = "tf." .. type_name(t)
+  local problem = unknown_key(what .. " (an identity attribute)", options,
+    IDENTITY_ATTRIBUTE_OPTIONS)
+  if problem then
+    return problem
+  end
+  if options.required_for_import and options.optional_for_import then
+    return what .. ": required_for_import and optional_for_import cannot both be set"
+  end
+  if not (PRIMITIVES[t.name] or (t.name == "list" and PRIMITIVES[t.element.name])) then
+    return what .. ": identity attributes are strings, numbers, bools or lists of one of them"
+  end
+  return description_problem(what, options.description)
+end
+
 -- The message for the first problem of an attribute's options, or nil when they are valid.
 local function attribute_problem(t, options)
   local what = "tf." .. type_name(t)
@@ -193,6 +214,9 @@ local function attribute_problem(t, options)
   end
   if type(options) ~= "table" then
     return string.format("%s expects an options table, as in %s { optional = true }", what, what)
+  end
+  if options.required_for_import ~= nil or options.optional_for_import ~= nil then
+    return identity_attribute_problem(t, options)
   end
   local allowed = { default = true, validate = true, diff_suppress = true, state_func = true,
     description = true, requires_replace_if = true, refine = true, plan = true }
@@ -424,6 +448,10 @@ local function schema_problem(what, schema, reserve_id)
       return string.format(
         "%s: attribute %q must be declared with tf.string { ... } and the like%s", what, name, hint)
     end
+    if spec.required_for_import ~= nil or spec.optional_for_import ~= nil then
+      return string.format("%s: attribute %q: required_for_import and optional_for_import are "
+        .. "for the attributes of an identity (identity = { schema = { ... } })", what, name)
+    end
   end
   return nil
 end
@@ -619,25 +647,28 @@ local function timeouts_problem(what, timeouts)
 end
 
 -- `schema_version = N` with `upgrade = { [0] = fn, ..., [N-1] = fn }`: upgrade[v] takes a
--- stored state of version v as a plain table and returns it as version v + 1.
-local function versioning_problem(definition)
-  local version, upgrade = definition.schema_version, definition.upgrade
+-- stored state of version v as a plain table and returns it as version v + 1. Identities are
+-- versioned alike: identity = { version = N, upgrade = { ... } }. `names` spells the two
+-- options in messages.
+local function versioning_problem(version, upgrade, names)
   if version ~= nil and (math.type(version) ~= "integer" or version < 0) then
-    return "tf.resource: schema_version must be a whole number of at least 0"
+    return string.format("tf.resource: %s must be a whole number of at least 0", names.version)
   end
   if upgrade == nil then
     return nil
   end
   if type(upgrade) ~= "table" then
-    return "tf.resource: upgrade must be a table of functions, as in { [0] = function(raw) end }"
+    return string.format("tf.resource: %s must be a table of functions, as in "
+      .. "{ [0] = function(raw) end }", names.upgrade)
   end
   for k, fn in pairs(upgrade) do
     if math.type(k) ~= "integer" or k < 0 or k >= (version or 0) then
-      return string.format("tf.resource: upgrade[%s] is not a version below schema_version (%d)",
-        tostring(k), version or 0)
+      return string.format("tf.resource: %s[%s] is not a version below %s (%d)", names.upgrade,
+        tostring(k), names.version, version or 0)
     end
     if type(fn) ~= "function" then
-      return string.format("tf.resource: upgrade[%d] must be a function, got %s", k, type(fn))
+      return string.format("tf.resource: %s[%d] must be a function, got %s", names.upgrade, k,
+        type(fn))
     end
   end
   -- Upgrades chain from the oldest supported version up to the current one, without gaps.
@@ -645,13 +676,55 @@ local function versioning_problem(definition)
   for k in pairs(upgrade) do
     oldest = (oldest == nil or k < oldest) and k or oldest
   end
-  for v = oldest or version, (version or 0) - 1 do
+  for v = oldest or version or 0, (version or 0) - 1 do
     if upgrade[v] == nil then
-      return string.format("tf.resource: upgrade[%d] is missing (upgrades must run from "
-        .. "upgrade[%d] to upgrade[%d] without gaps)", v, oldest, version - 1)
+      return string.format("tf.resource: %s[%d] is missing (upgrades must run from "
+        .. "%s[%d] to %s[%d] without gaps)", names.upgrade, v, names.upgrade, oldest,
+        names.upgrade, version - 1)
     end
   end
   return nil
+end
+
+local STATE_VERSIONING = { version = "schema_version", upgrade = "upgrade" }
+local IDENTITY_VERSIONING = { version = "identity.version", upgrade = "identity.upgrade" }
+local IDENTITY_OPTIONS = { schema = true, version = true, upgrade = true, mutable = true }
+
+-- `identity = { schema = { name = tf.string { required_for_import = true } }, version = N,
+-- upgrade = { ... }, mutable = false }`: which object a resource is (see the authoring guide).
+local function identity_problem(identity)
+  if identity == nil then
+    return nil
+  end
+  local what = "tf.resource: identity"
+  if type(identity) ~= "table" then
+    return what .. " must be a table, as in identity = { schema = { name = tf.string { "
+      .. "required_for_import = true } } }"
+  end
+  local problem = unknown_key(what, identity, IDENTITY_OPTIONS)
+  if problem then
+    return problem
+  end
+  if type(identity.schema) ~= "table" or next(identity.schema) == nil then
+    return what .. ": schema must be a table of at least one attribute"
+  end
+  for _, name in ipairs(sorted_keys(identity.schema)) do
+    local spec = identity.schema[name]
+    if not name:match(NAME_PATTERN) then
+      return string.format("%s: attribute name %q must be lowercase letters, digits and _",
+        what, name)
+    end
+    if type(spec) ~= "table" or spec.kind ~= "attribute"
+        or not (spec.required_for_import or spec.optional_for_import) then
+      return string.format("%s: attribute %q must be declared as tf.string { "
+        .. "required_for_import = true } (or optional_for_import = true) and the like", what,
+        name)
+    end
+  end
+  if identity.mutable ~= nil and type(identity.mutable) ~= "boolean" then
+    return what .. ": mutable must be true or false, got " .. type(identity.mutable)
+  end
+  return versioning_problem(identity.version, identity.upgrade, IDENTITY_VERSIONING)
 end
 
 function M.resource(definition)
@@ -660,14 +733,16 @@ function M.resource(definition)
     error("tf.resource: import must be tf.import_by_id or a function(d, client)", CALLER)
   end
   local problem = type(definition) == "table"
-    and (versioning_problem(definition) or timeouts_problem("tf.resource", definition.timeouts))
+    and (versioning_problem(definition.schema_version, definition.upgrade, STATE_VERSIONING)
+      or identity_problem(definition.identity)
+      or timeouts_problem("tf.resource", definition.timeouts))
   if problem then
     error(problem, CALLER)
   end
   local tagged = define("resource", definition,
     { create = true, read = true, update = false, delete = true, exists = false,
       customize_diff = false, move_state = false },
-    { import = true, schema_version = true, upgrade = true, timeouts = true })
+    { import = true, schema_version = true, upgrade = true, timeouts = true, identity = true })
   return tagged
 end
 

@@ -6,6 +6,7 @@
 //   the function marked as done;
 // - delete that succeeds removes the state; delete that fails keeps the prior state.
 #include "host/engine/provider_service.h"
+#include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 #include "host/engine/value_walk.h"
@@ -109,6 +110,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
   Value prior = detail::decode_dynamic(req.prior_state, type, diags);
   Value planned = detail::decode_dynamic(req.planned_state, type, diags);
   Value config = detail::decode_dynamic(req.config, type, diags);
+  const Value planned_identity = detail::decode_identity(*schema, req.planned_identity, diags);
   if (diags.has_errors()) {
     resp.new_state = detail::encode_dynamic(prior, type);
     return resp;
@@ -129,6 +131,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
       without_operational(schema->block, prior) == without_operational(schema->block, planned)) {
     // Only the timeouts changed: nothing to do but remember them.
     resp.new_state = detail::encode_dynamic(unknowns_to_null(planned), type);
+    resp.new_identity = req.planned_identity;
     return resp;
   }
   if (!create && !logic_->has_update(req.type_name)) {
@@ -136,10 +139,12 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
                 "The plan asked for an in-place update, but the resource has no update "
                 "function.");
     resp.new_state = detail::encode_dynamic(prior, type);
+    resp.new_identity = req.planned_identity;
     return resp;
   }
   ResourceData d(*schema, prior, config, planned);
   d.set_private_data(req.planned_private);
+  d.set_given_identity(planned_identity);
   Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d);
   diags.append(call_diags);
   // Saved even when the call failed: what it recorded describes the object it left behind.
@@ -165,6 +170,13 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     if (!call_diags.has_errors()) check_against_plan(schema->block, planned, result, what, diags);
   }
   resp.new_state = detail::encode_dynamic(without_write_only(schema->block, result), type);
+  if (schema->identity) {
+    const Value identity = identity_of(*schema->identity, result, d);
+    if (!call_diags.has_errors() && !result.is_null()) {
+      check_identity(*schema->identity, planned_identity, identity, what, diags);
+    }
+    resp.new_identity = detail::encode_identity(*schema, identity);
+  }
   return resp;
 }
 

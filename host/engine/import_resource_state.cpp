@@ -6,11 +6,45 @@
 // after the import (helper/schema left them null, and the next plan "added" them). Both CLIs
 // refuse more than one imported object ("Multiple import states not supported"), so exactly one
 // is returned.
+// An import by identity (an import block's `identity = { ... }`) starts instead from an object
+// holding each identity attribute in the resource attribute of the same name (the id too); the
+// import function sees the identity with d:identity() and must set the id when the identity
+// does not hold it. The imported object keeps the identity it was imported by. An import by id
+// returns no identity: the read that follows gives it one.
 #include "host/engine/provider_service.h"
+#include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
+namespace {
+
+// Fills `d` from an import block's identity: every attribute of the same name and type, the id
+// included. False, with the reason in `diags`, when the identity lacks a required attribute.
+bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
+                         ResourceData& d, Diagnostics& diags) {
+  for (const IdentityAttribute& a : schema.identity->attributes) {
+    if (a.required_for_import && given.get_attribute(a.name).is_null()) {
+      diags.error("Cannot import " + type_name + " by identity",
+                  "The identity leaves \"" + a.name + "\" unset, and it is required for import.",
+                  {AttributeName{a.name}});
+    }
+  }
+  if (diags.has_errors()) return false;
+  d.set_given_identity(given);
+  const Value start = object_from_identity(schema.block, given);
+  for (const auto& [name, value] : start.attributes()) {
+    if (value.is_null()) continue;
+    if (name == "id") {
+      d.set_id(value.as_string());
+    } else {
+      diags.append(d.set(name, value));
+    }
+  }
+  return !diags.has_errors();
+}
+
+}  // namespace
 
 ImportResponse ProviderService::import_resource_state(const ImportRequest& req) const {
   ImportResponse resp;
@@ -22,24 +56,52 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
                 "Its script declares no import function (for example import = tf.import_by_id).");
     return resp;
   }
-  if (req.id.empty()) {
+  if (!req.identity.empty() && !schema->identity) {
+    diags.error("Resource " + req.type_name + " has no identity",
+                "Its script declares no identity, so it cannot be imported by one. Import it "
+                "by id instead.");
+    return resp;
+  }
+  const Value given = detail::decode_identity(*schema, req.identity, diags);
+  if (diags.has_errors()) return resp;
+  const bool by_identity = !given.is_null();
+  if (!by_identity && req.id.empty()) {
     diags.error("Import needs an id", "The import id for " + req.type_name + " is empty.");
     return resp;
   }
   const Type type = schema->block.implied_type();
   ResourceData d(*schema, Value::null(type), Value::null(type), Value::null(type));
-  d.set_id(req.id);
+  if (by_identity) {
+    if (!start_from_identity(*schema, given, req.type_name, d, diags)) return resp;
+  } else {
+    d.set_id(req.id);
+  }
   diags.append(detail::guarded_call(*logic_, Operation::Import, req.type_name, d));
   if (diags.has_errors()) return resp;
   const Value result = d.result();
   const Value state =
       without_write_only(schema->block, with_defaults(schema->block, result, result));
   if (state.is_null()) {
-    diags.error("Cannot import " + req.type_name + " \"" + req.id + "\"",
-                "The import function cleared the id: there is no such object to import.");
+    if (by_identity && !schema->identity->find("id")) {
+      diags.error("Cannot import " + req.type_name + " by identity",
+                  "Its identity " + given.to_display_string() +
+                      " holds no id, so the import function must set one: import = "
+                      "function(d, client) d:set_id(...) end, from d:identity().");
+    } else {
+      diags.error("Cannot import " + req.type_name + " " +
+                      (by_identity ? given.to_display_string() : "\"" + req.id + "\""),
+                  "The import function cleared the id: there is no such object to import.");
+    }
     return resp;
   }
-  resp.imported.push_back({req.type_name, detail::encode_dynamic(state, type), d.private_data()});
+  DynamicValue identity;
+  if (by_identity) {
+    const Value now = identity_of(*schema->identity, state, d);
+    check_identity(*schema->identity, given, now, req.type_name + ": import", diags);
+    identity = detail::encode_identity(*schema, now);
+  }
+  resp.imported.push_back(
+      {req.type_name, detail::encode_dynamic(state, type), d.private_data(), identity});
   return resp;
 }
 

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "host/engine/provider_service.h"
+#include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
@@ -51,6 +52,14 @@ MoveResponse ProviderService::move_resource_state(const MoveRequest& req) const 
   resp.target_state = detail::encode_dynamic(state, type);
   // Private data is the scripts' own JSON whatever the type, so it moves along.
   resp.target_private = req.source_private;
+  // The target's identity, when its state holds all of it; otherwise the next read gives it.
+  if (schema->identity) {
+    const ResourceData d(*schema, state, Value::null(type), Value::null(type));
+    const Value identity = identity_of(*schema->identity, state, d);
+    if (identity_complete(*schema->identity, identity)) {
+      resp.target_identity = detail::encode_identity(*schema, identity);
+    }
+  }
   return resp;
 }
 

@@ -80,6 +80,9 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
   Value config = detail::decode_dynamic(req.config, type, diags);
   if (diags.has_errors()) return resp;
   resp.planned_private = req.prior_private;
+  // An identity never changes in a plan: the object keeps the one stored, and a new object
+  // gets its own when it is created.
+  if (schema->identity && !prior.is_null()) resp.planned_identity = req.prior_identity;
 
   // Destroy: nothing to plan (only called when the plan_destroy capability is advertised).
   if (proposed.is_null()) {

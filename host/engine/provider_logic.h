@@ -55,6 +55,9 @@ struct MoveSource {
   std::string type_name;
   int64_t schema_version = 0;
   std::string raw_json;  // the stored attributes
+  // The source's stored identity (JSON, empty when it has none) and its identity version.
+  std::string identity_json{};
+  int64_t identity_version = 0;
 };
 
 class ProviderLogic {
@@ -101,6 +104,12 @@ class ProviderLogic {
   virtual std::optional<Value> upgrade_state(const std::string& type_name, int64_t from_version,
                                              const std::string& raw_json, const Type& current,
                                              Diagnostics& diags) = 0;
+  // Turns an identity stored under identity version `from_version` (older than the current
+  // one) into a value of the current identity type `current`. nullopt when the type declares no
+  // identity upgrades. Problems go to `diags`.
+  virtual std::optional<Value> upgrade_identity(const std::string& type_name, int64_t from_version,
+                                                const std::string& raw_json, const Type& current,
+                                                Diagnostics& diags) = 0;
   // Turns `source` into a state of `target_type` (whose object type is `target`) with the
   // target's own function. nullopt without errors: it does not take states of that source.
   virtual std::optional<Value> move_state(const std::string& target_type, const MoveSource& source,

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "host/engine/config_validation.h"
+#include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
@@ -43,6 +44,8 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   for (const auto& [name, schema] : declared.resources) {
     validate_block(schema.block, "resource " + name, schema_diagnostics_,
                    /*resource_top_level=*/true);
+    if (schema.identity)
+      validate_identity(*schema.identity, "resource " + name, schema_diagnostics_);
   }
   for (const auto& [name, schema] : declared.data_sources) {
     validate_block(schema.block, "data source " + name, schema_diagnostics_);

@@ -63,11 +63,13 @@ struct PlanRequest {
   DynamicValue proposed_new_state;
   DynamicValue config;
   std::string prior_private;
+  DynamicValue prior_identity{};  // none unless the resource has an identity
 };
 struct PlanResponse {
   DynamicValue planned_state;
   std::vector<AttributePath> requires_replace;
   std::string planned_private;
+  DynamicValue planned_identity{};  // none unless the resource has an identity
   Diagnostics diagnostics;
 };
 
@@ -77,10 +79,12 @@ struct ApplyRequest {
   DynamicValue planned_state;
   DynamicValue config;
   std::string planned_private;
+  DynamicValue planned_identity{};  // none unless the resource has an identity
 };
 struct ApplyResponse {
   DynamicValue new_state;
   std::string private_data;
+  DynamicValue new_identity{};  // none unless the resource has an identity
   Diagnostics diagnostics;
 };
 
@@ -88,10 +92,12 @@ struct ReadRequest {
   std::string type_name;
   DynamicValue current_state;
   std::string private_data;
+  DynamicValue current_identity{};  // none unless the resource has an identity
 };
 struct ReadResponse {
   DynamicValue new_state;
   std::string private_data;
+  DynamicValue new_identity{};  // none unless the resource has an identity
   Diagnostics diagnostics;
 };
 
@@ -115,14 +121,17 @@ struct UpgradeResponse {
   Diagnostics diagnostics;
 };
 
+// An import gives either the id or, for an import block with `identity = { ... }`, the identity.
 struct ImportRequest {
   std::string type_name;
   std::string id;
+  DynamicValue identity{};  // none unless the resource has an identity
 };
 struct ImportedResource {
   std::string type_name;
   DynamicValue state;
   std::string private_data;
+  DynamicValue identity{};  // none unless the resource has an identity
 };
 struct ImportResponse {
   std::vector<ImportedResource> imported;
@@ -161,6 +170,23 @@ struct MoveRequest {
 struct MoveResponse {
   DynamicValue target_state;
   std::string target_private;
+  DynamicValue target_identity{};  // none unless the resource has an identity
+  Diagnostics diagnostics;
+};
+
+// Identities stored under an older identity version (the JSON the CLI saved).
+struct UpgradeIdentityRequest {
+  std::string type_name;
+  int64_t version = 0;
+  std::string raw_identity_json;
+};
+struct UpgradeIdentityResponse {
+  DynamicValue upgraded_identity;
+  Diagnostics diagnostics;
+};
+
+struct GetIdentitySchemasResponse {
+  std::map<std::string, const ResourceIdentity*> identities;  // resources declaring one
   Diagnostics diagnostics;
 };
 
@@ -195,6 +221,8 @@ class ProviderService {
   UpgradeResponse upgrade_resource_state(const UpgradeRequest& req) const;
   ImportResponse import_resource_state(const ImportRequest& req) const;
   MoveResponse move_resource_state(const MoveRequest& req) const;
+  GetIdentitySchemasResponse get_resource_identity_schemas() const;
+  UpgradeIdentityResponse upgrade_resource_identity(const UpgradeIdentityRequest& req) const;
   Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;
   OpenEphemeralResponse open_ephemeral_resource(const OpenEphemeralRequest& req) const;
   RenewEphemeralResponse renew_ephemeral_resource(const RenewEphemeralRequest& req) const;

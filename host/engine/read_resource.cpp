@@ -1,6 +1,7 @@
 // ReadResource: refresh. A read that clears the id reports that the object is gone, and the
 // CLI removes it from state; a read that fails keeps the current state.
 #include "host/engine/provider_service.h"
+#include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
@@ -13,13 +14,16 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
   const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
   if (!schema) return resp;
   const Type type = schema->block.implied_type();
+  resp.new_identity = req.current_identity;
   Value current = detail::decode_dynamic(req.current_state, type, diags);
+  const Value current_identity = detail::decode_identity(*schema, req.current_identity, diags);
   if (diags.has_errors() || current.is_null()) {
     resp.new_state = req.current_state;
     return resp;
   }
   ResourceData d(*schema, current, Value::null(type), Value::null(type));
   d.set_private_data(req.private_data);
+  d.set_given_identity(current_identity);
   diags.append(detail::guarded_call(*logic_, Operation::Read, req.type_name, d));
   if (diags.has_errors()) {
     resp.new_state = detail::encode_dynamic(current, type);
@@ -31,6 +35,15 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
   const Value read =
       detail::keep_same_values(*logic_, req.type_name, *schema, current, d.result(), diags);
   resp.new_state = detail::encode_dynamic(without_write_only(schema->block, read), type);
+  // An object stored before its resource had an identity (or imported by id) gets one here.
+  if (schema->identity) {
+    const Value identity = identity_of(*schema->identity, read, d);
+    if (!read.is_null()) {
+      check_identity(*schema->identity, current_identity, identity, req.type_name + ": read",
+                     diags);
+    }
+    resp.new_identity = detail::encode_identity(*schema, identity);
+  }
   return resp;
 }
 

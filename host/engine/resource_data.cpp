@@ -173,6 +173,46 @@ Duration ResourceData::timeout(const std::string& operation) const {
   return std::chrono::minutes(20);
 }
 
+Value ResourceData::identity() const {
+  if (!schema_->identity) return Value::null(Type::dynamic());
+  const Type type = schema_->identity->implied_type();
+  Value identity = given_identity_.type() == type && given_identity_.is_known() ? given_identity_
+                                                                                : Value::null(type);
+  if (identity_set_.empty()) return identity;
+  if (identity.is_null()) {
+    std::map<std::string, Value> nulls;
+    for (const auto& [name, t] : type.attributes()) nulls.emplace(name, Value::null(t));
+    identity = Value::object(type, std::move(nulls));
+  }
+  for (const auto& [name, v] : identity_set_) identity = identity.with_attribute(name, v);
+  return identity;
+}
+
+Diagnostics ResourceData::set_identity(const std::string& name, Value v) {
+  Diagnostics diags;
+  const AttributePath path{AttributeName{name}};
+  if (!schema_->identity) {
+    diags.error("The resource has no identity",
+                "Declare one with identity = { schema = { ... } } before calling set_identity.");
+    return diags;
+  }
+  const IdentityAttribute* attr = schema_->identity->find(name);
+  if (!attr) {
+    diags.error("Unknown identity attribute \"" + name + "\"",
+                "The resource's identity has no attribute named \"" + name + "\".", path);
+    return diags;
+  }
+  if (v.is_null()) v = Value::null(attr->type);
+  if (v.type() != attr->type) {
+    diags.error(
+        "Wrong type for identity attribute \"" + name + "\"",
+        "Expected " + attr->type.friendly_name() + ", got " + v.type().friendly_name() + ".", path);
+    return diags;
+  }
+  identity_set_[name] = std::move(v);
+  return diags;
+}
+
 bool ResourceData::has_change(const std::string& address) const {
   auto [old_value, new_value] = get_change(address);
   return old_value != new_value;

@@ -66,6 +66,18 @@ class ResourceData {
   const std::string& private_data() const { return private_; }
   void set_private_data(std::string bytes) { private_ = std::move(bytes); }
 
+  // The object's identity, for resources whose schema declares one. The given identity is what
+  // the CLI sent: the stored one for read, update and delete, the import block's for an import
+  // by identity, null otherwise. identity() is what the function sees: the given identity with
+  // what the function set on top (null when there is neither). The engine fills in the
+  // attributes the function leaves unset (see resource_identity.h).
+  void set_given_identity(Value identity) { given_identity_ = std::move(identity); }
+  Value identity() const;
+  // Sets one attribute of the identity. Diagnostics name it when the schema has no such
+  // identity attribute or the type is wrong.
+  Diagnostics set_identity(const std::string& name, Value v);
+  const std::map<std::string, Value>& identity_set() const { return identity_set_; }
+
   // An ephemeral resource's next renewal, which only Open and Renew may ask for
   // (allow_renewal): the CLI calls Renew at that time if the resource is still open then.
   void allow_renewal() { renewal_allowed_ = true; }
@@ -99,6 +111,8 @@ class ResourceData {
   bool plan_changes_allowed_ = false;
   bool renewal_allowed_ = false;
   std::string private_;
+  Value given_identity_;
+  std::map<std::string, Value> identity_set_;
   std::optional<std::chrono::system_clock::time_point> renew_at_;
   bool partial_ = false;
   std::set<std::string> partial_keys_;

@@ -53,6 +53,19 @@ const Attribute* Block::find_attribute(const std::string& name) const {
   return nullptr;
 }
 
+Type ResourceIdentity::implied_type() const {
+  std::map<std::string, Type> attrs;
+  for (const IdentityAttribute& a : attributes) attrs.emplace(a.name, a.type);
+  return Type::object(std::move(attrs));
+}
+
+const IdentityAttribute* ResourceIdentity::find(const std::string& name) const {
+  for (const IdentityAttribute& a : attributes) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
 const NestedBlock* Block::find_block(const std::string& name) const {
   for (const NestedBlock& b : blocks) {
     if (b.type_name == name) return &b;

@@ -94,9 +94,35 @@ struct NestedBlock {
   Type implied_type() const;
 };
 
+// An attribute of a resource's identity: a value that names the remote object, which
+// `import` blocks may give instead of an id. Its type is a primitive or a list of primitives.
+struct IdentityAttribute {
+  std::string name;
+  Type type;
+  std::string description;
+  bool description_markdown = false;
+  // Exactly one of them: an import by identity must give the attribute, or may.
+  bool required_for_import = false;
+  bool optional_for_import = false;
+};
+
+// A resource's identity: which object it is, stored by the CLI next to the state and kept
+// unchanged for the object's life (unless `mutable`). Versioned like the schema.
+struct ResourceIdentity {
+  int64_t version = 0;
+  std::vector<IdentityAttribute> attributes;
+  // The object may come to be named differently (a rename in place) without being replaced.
+  bool mutable_identity = false;
+
+  Type implied_type() const;
+  const IdentityAttribute* find(const std::string& name) const;
+};
+
 struct Schema {
   int64_t version = 0;
   Block block;
+  // Only resources may have one.
+  std::optional<ResourceIdentity> identity;
   // How long each operation ("create", "read", "update", "delete", or "default" for the
   // others) may take unless the configuration's `timeouts` block says otherwise. Non-empty:
   // the schema is served with that block.

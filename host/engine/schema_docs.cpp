@@ -167,6 +167,28 @@ void write_schema(std::ostringstream& out, const Block& block) {
   }
 }
 
+// The attributes an import block's `identity = { ... }` takes, like tfplugindocs' identity
+// section.
+void write_identity(std::ostringstream& out, const std::string& type_name,
+                    const ResourceIdentity& identity) {
+  out << "\n## Identity Schema\n\nThe object's identity, which an import block may give "
+         "instead of an id:\n\n```terraform\nimport {\n  to       = "
+      << type_name << ".example\n  identity = {\n";
+  for (const auto& a : identity.attributes) {
+    if (a.required_for_import) out << "    " << a.name << " = ...\n";
+  }
+  out << "  }\n}\n```\n";
+  std::string required;
+  std::string optional;
+  for (const auto& a : identity.attributes) {
+    std::string line = "- `" + a.name + "` (" + type_label(a.type) + ")";
+    if (!a.description.empty()) line += " " + sentence(a.description);
+    (a.required_for_import ? required : optional) += line + "\n";
+  }
+  if (!required.empty()) out << "\n### Required\n\n" << required;
+  if (!optional.empty()) out << "\n### Optional\n\n" << optional;
+}
+
 void write_front_matter(std::ostringstream& out, const std::string& title,
                         const std::string& description) {
   out << "---\npage_title: \"" << title << "\"\nsubcategory: \"\"\ndescription: |-\n  "
@@ -191,6 +213,7 @@ std::string object_page(const std::string& provider, const std::string& type_nam
   if (!schema.block.description.empty()) out << "\n" << schema.block.description << "\n";
   write_example(out, examples, key);
   write_schema(out, schema.block);
+  if (schema.identity) write_identity(out, type_name, *schema.identity);
   return out.str();
 }
 

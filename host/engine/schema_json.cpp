@@ -109,6 +109,21 @@ json schemas_json(const std::map<std::string, Schema>& schemas) {
   return out;
 }
 
+// Identities as jsonprovider writes them: attributes keyed by name, texts and flags only when set.
+json identity_json(const ResourceIdentity& identity) {
+  json attributes = json::object();
+  for (const auto& a : identity.attributes) {
+    json attr = {{"type", type_json(a.type)}};
+    if (!a.description.empty()) attr["description"] = a.description;
+    put_flag(attr, "required_for_import", a.required_for_import);
+    put_flag(attr, "optional_for_import", a.optional_for_import);
+    attributes[a.name] = attr;
+  }
+  json out = {{"version", identity.version}};
+  if (!attributes.empty()) out["attributes"] = attributes;
+  return out;
+}
+
 // Functions follow the CLI's jsonfunction package, which, unlike jsonprovider, writes
 // descriptions and summaries even when empty.
 json parameter_json(const FunctionParameter& p) {
@@ -135,6 +150,11 @@ std::string provider_schema_json(const std::string& address, const ProviderSchem
   if (!schema.resources.empty()) provider["resource_schemas"] = schemas_json(schema.resources);
   if (!schema.data_sources.empty()) {
     provider["data_source_schemas"] = schemas_json(schema.data_sources);
+  }
+  for (const auto& [name, resource] : schema.resources) {
+    if (resource.identity) {
+      provider["resource_identity_schemas"][name] = identity_json(*resource.identity);
+    }
   }
   if (!schema.ephemeral_resources.empty()) {
     provider["ephemeral_resource_schemas"] = schemas_json(schema.ephemeral_resources);

@@ -18,6 +18,16 @@ DynamicValue encode_dynamic(const Value& v, const Type& type) {
   return DynamicValue{encode_msgpack(v, type), {}};
 }
 
+Value decode_identity(const Schema& schema, const DynamicValue& dv, Diagnostics& diags) {
+  if (!schema.identity) return Value::null(Type::dynamic());
+  return decode_dynamic(dv, schema.identity->implied_type(), diags);
+}
+
+DynamicValue encode_identity(const Schema& schema, const Value& identity) {
+  if (!schema.identity || identity.is_null()) return {};
+  return encode_dynamic(identity, schema.identity->implied_type());
+}
+
 const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
                           const std::string& type_name, Diagnostics& diags) {
   auto it = schemas.find(type_name);

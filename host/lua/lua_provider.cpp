@@ -95,8 +95,21 @@ class LuaProvider : public engine::ProviderLogic {
     // ConfigureProvider they get nil.
     diags.append(ensure_configured(*state));
     if (diags.has_errors()) return std::nullopt;
-    return state->upgrade(type_name, from_version, schema->second.version, raw_json, current,
-                          diags);
+    return state->upgrade(ScriptState::Stored::State, type_name, from_version,
+                          schema->second.version, raw_json, current, diags);
+  }
+
+  std::optional<engine::Value> upgrade_identity(const std::string& type_name, int64_t from_version,
+                                                const std::string& raw_json,
+                                                const engine::Type& current,
+                                                Diagnostics& diags) override {
+    auto schema = report_.schema.resources.find(type_name);
+    if (schema == report_.schema.resources.end() || !schema->second.identity) return std::nullopt;
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
+    return state->upgrade(ScriptState::Stored::Identity, type_name, from_version,
+                          schema->second.identity->version, raw_json, current, diags);
   }
 
   // Like upgrades, moves may come before ConfigureProvider: move_state then gets a nil client.

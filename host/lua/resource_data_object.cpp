@@ -226,6 +226,46 @@ int set_private(lua_State* L) {
   return 0;
 }
 
+// d:identity(): the object's identity as a table (the stored one, or an import block's), with
+// what d:set_identity set on top; nil when there is none yet.
+int identity(lua_State* L) {
+  const engine::Value v = self(L).identity();
+  if (v.is_null() || !v.is_known()) {
+    lua_pushnil(L);
+  } else {
+    push_value(L, v);
+  }
+  return 1;
+}
+
+// d:set_identity { name = value, ... }: identity attributes the engine cannot copy from the
+// resource attributes of the same name.
+int set_identity(lua_State* L) {
+  ResourceData& d = self(L);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  if (!d.schema().identity) {
+    throw std::runtime_error(
+        "d:set_identity: the resource declares no identity (identity = { "
+        "schema = { ... } })");
+  }
+  lua_pushnil(L);
+  while (lua_next(L, 2) != 0) {
+    const std::string key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+    const engine::IdentityAttribute* attr = d.schema().identity->find(key);
+    if (!attr) {
+      throw std::runtime_error("d:set_identity: the identity has no attribute \"" + key + "\"");
+    }
+    engine::Value v = to_value(L, -1, attr->type, key);
+    for (const auto& diag : d.set_identity(key, std::move(v)).items()) {
+      if (diag.severity == engine::Severity::Error) {
+        throw std::runtime_error("d:set_identity: " + diag.summary + ": " + diag.detail);
+      }
+    }
+    lua_pop(L, 1);
+  }
+  return 0;
+}
+
 // d:renew_in(seconds): an ephemeral resource's open or renew asks to be renewed that much later.
 int renew_in(lua_State* L) {
   ResourceData& d = self(L);
@@ -271,6 +311,8 @@ void register_resource_data_type(lua_State* L) {
       {"private", guarded<get_private>},
       {"set_private", guarded<set_private>},
       {"renew_in", guarded<renew_in>},
+      {"identity", guarded<identity>},
+      {"set_identity", guarded<set_identity>},
       {nullptr, nullptr},
   };
   luaL_newmetatable(L, kMetatable);

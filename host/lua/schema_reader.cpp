@@ -356,6 +356,53 @@ void read_block(lua_State* L, int schema_index, engine::Block& block, const std:
             });
 }
 
+// identity = { schema = { name = tf.string { required_for_import = true }, ... }, version = N,
+// mutable = true } at `index`.
+engine::ResourceIdentity read_identity(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  engine::ResourceIdentity identity;
+  lua_getfield(L, index, "version");
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
+    identity.version = lua_tointeger(L, -1);
+  } else if (!lua_isnil(L, -1)) {
+    throw std::runtime_error("identity.version must be a whole number of at least 0");
+  }
+  lua_pop(L, 1);
+  identity.mutable_identity = flag(L, index, "mutable");
+  if (lua_getfield(L, index, "schema") != LUA_TTABLE) {
+    throw std::runtime_error("identity.schema must be a table of attributes");
+  }
+  const int attributes = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, attributes) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      throw std::runtime_error("identity.schema keys must be attribute names (strings)");
+    }
+    engine::IdentityAttribute a;
+    a.name = lua_tostring(L, -2);
+    const std::string where = "identity attribute \"" + a.name + "\"";
+    if (kind_of(L, -1) != "attribute") {
+      throw std::runtime_error(where +
+                               ": declare it with tf.string { required_for_import = "
+                               "true } and the like");
+    }
+    lua_getfield(L, -1, "type");
+    a.type = read_type(L, -1, where, false);
+    lua_pop(L, 1);
+    a.required_for_import = flag(L, -1, "required_for_import");
+    a.optional_for_import = flag(L, -1, "optional_for_import");
+    std::tie(a.description, a.description_markdown) = description(L, lua_gettop(L), a.name);
+    identity.attributes.push_back(std::move(a));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  std::sort(identity.attributes.begin(), identity.attributes.end(),
+            [](const engine::IdentityAttribute& a, const engine::IdentityAttribute& b) {
+              return a.name < b.name;
+            });
+  return identity;
+}
+
 }  // namespace
 
 engine::Schema read_schema(lua_State* L, int index, bool with_id) {
@@ -391,6 +438,9 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
       lua_pop(L, 1);
     }
   }
+  lua_pop(L, 1);
+
+  if (lua_getfield(L, index, "identity") == LUA_TTABLE) schema.identity = read_identity(L, -1);
   lua_pop(L, 1);
 
   lua_getfield(L, index, "schema");

@@ -62,11 +62,14 @@ class ScriptState {
   bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
                         const engine::Value& prior, const engine::Value& planned,
                         engine::Diagnostics& diags);
-  // Runs the resource's upgrade functions on a stored state from `from_version` up to the
-  // current version (see ProviderLogic::upgrade_state).
-  std::optional<engine::Value> upgrade(const std::string& type_name, int64_t from_version,
-                                       int64_t to_version, const std::string& raw_json,
-                                       const engine::Type& current, engine::Diagnostics& diags);
+  // Runs the resource's upgrade functions (`upgrade`, or `identity.upgrade` for identities) on
+  // a stored state or identity from `from_version` up to the current version `to_version` (see
+  // ProviderLogic::upgrade_state and upgrade_identity).
+  enum class Stored { State, Identity };
+  std::optional<engine::Value> upgrade(Stored what, const std::string& type_name,
+                                       int64_t from_version, int64_t to_version,
+                                       const std::string& raw_json, const engine::Type& current,
+                                       engine::Diagnostics& diags);
   // Runs the resource's move_state(source, client) on another resource's stored state (see
   // ProviderLogic::move_state).
   std::optional<engine::Value> move_state(const std::string& type_name,

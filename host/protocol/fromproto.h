@@ -40,9 +40,9 @@ engine::AttributePath attribute_path(const ProtoPath& path) {
   return out;
 }
 
-// One function per request message. Fields the engine has no use for (provider_meta,
-// most client_capabilities, identities) are dropped here: luaform never defers, declares no
-// provider_meta schema and no identities.
+// One function per request message. Fields the engine has no use for (provider_meta, most
+// client_capabilities) are dropped here: luaform never defers and declares no provider_meta
+// schema.
 
 template <class Req>
 engine::ValidateRequest validate_provider_request(const Req& req) {
@@ -80,6 +80,7 @@ engine::PlanRequest plan_request(const Req& req) {
   out.proposed_new_state = dynamic_value(req.proposed_new_state());
   out.config = dynamic_value(req.config());
   out.prior_private = req.prior_private();
+  out.prior_identity = dynamic_value(req.prior_identity().identity_data());
   return out;
 }
 
@@ -91,6 +92,7 @@ engine::ApplyRequest apply_request(const Req& req) {
   out.planned_state = dynamic_value(req.planned_state());
   out.config = dynamic_value(req.config());
   out.planned_private = req.planned_private();
+  out.planned_identity = dynamic_value(req.planned_identity().identity_data());
   return out;
 }
 
@@ -100,6 +102,7 @@ engine::ReadRequest read_request(const Req& req) {
   out.type_name = req.type_name();
   out.current_state = dynamic_value(req.current_state());
   out.private_data = req.private_();
+  out.current_identity = dynamic_value(req.current_identity().identity_data());
   return out;
 }
 
@@ -125,6 +128,16 @@ engine::ImportRequest import_request(const Req& req) {
   engine::ImportRequest out;
   out.type_name = req.type_name();
   out.id = req.id();
+  out.identity = dynamic_value(req.identity().identity_data());
+  return out;
+}
+
+template <class Req>
+engine::UpgradeIdentityRequest upgrade_identity_request(const Req& req) {
+  engine::UpgradeIdentityRequest out;
+  out.type_name = req.type_name();
+  out.version = req.version();
+  out.raw_identity_json = req.raw_identity().json();
   return out;
 }
 
@@ -162,6 +175,8 @@ engine::MoveRequest move_request(const Req& req) {
   out.source.raw_json = req.source_state().json();
   for (const auto& [k, v] : req.source_state().flatmap()) out.source_state_flatmap.emplace(k, v);
   out.source_private = req.source_private();
+  out.source.identity_json = req.source_identity().json();
+  out.source.identity_version = req.source_identity_schema_version();
   out.target_type_name = req.target_type_name();
   return out;
 }

@@ -59,17 +59,21 @@ Status Tfplugin5Server::UpgradeResourceState(Ctx*, const p5::UpgradeResourceStat
   });
 }
 
-// No resource has an identity: an empty map, which the CLI reads as "identities unused".
 Status Tfplugin5Server::GetResourceIdentitySchemas(Ctx*,
                                                    const p5::GetResourceIdentitySchemas::Request*,
-                                                   p5::GetResourceIdentitySchemas::Response*) {
-  return Status::OK;
+                                                   p5::GetResourceIdentitySchemas::Response* resp) {
+  return guarded("GetResourceIdentitySchemas", resp, [&] {
+    toproto::identity_schemas_response(service_->get_resource_identity_schemas(), resp);
+  });
 }
 
-// Unreachable while GetResourceIdentitySchemas is empty, but answer a confused client clearly.
-Status Tfplugin5Server::UpgradeResourceIdentity(Ctx*, const p5::UpgradeResourceIdentity::Request*,
+Status Tfplugin5Server::UpgradeResourceIdentity(Ctx*,
+                                                const p5::UpgradeResourceIdentity::Request* req,
                                                 p5::UpgradeResourceIdentity::Response* resp) {
-  return not_supported("resource identities", resp);
+  return guarded("UpgradeResourceIdentity", resp, [&] {
+    toproto::upgrade_identity_response(
+        service_->upgrade_resource_identity(fromproto::upgrade_identity_request(*req)), resp);
+  });
 }
 
 Status Tfplugin5Server::Configure(Ctx*, const p5::Configure::Request* req,
@@ -88,6 +92,7 @@ Status Tfplugin5Server::ReadResource(Ctx*, const p5::ReadResource::Request* req,
       [&](p5::ReadResource::Response* r) {
         *r->mutable_new_state() = req->current_state();
         r->set_private_(req->private_());
+        if (req->has_current_identity()) *r->mutable_new_identity() = req->current_identity();
       });
 }
 

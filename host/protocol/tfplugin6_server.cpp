@@ -56,17 +56,21 @@ Status Tfplugin6Server::UpgradeResourceState(Ctx*, const p6::UpgradeResourceStat
   });
 }
 
-// No resource has an identity: an empty map, which the CLI reads as "identities unused".
 Status Tfplugin6Server::GetResourceIdentitySchemas(Ctx*,
                                                    const p6::GetResourceIdentitySchemas::Request*,
-                                                   p6::GetResourceIdentitySchemas::Response*) {
-  return Status::OK;
+                                                   p6::GetResourceIdentitySchemas::Response* resp) {
+  return guarded("GetResourceIdentitySchemas", resp, [&] {
+    toproto::identity_schemas_response(service_->get_resource_identity_schemas(), resp);
+  });
 }
 
-// Unreachable while GetResourceIdentitySchemas is empty, but answer a confused client clearly.
-Status Tfplugin6Server::UpgradeResourceIdentity(Ctx*, const p6::UpgradeResourceIdentity::Request*,
+Status Tfplugin6Server::UpgradeResourceIdentity(Ctx*,
+                                                const p6::UpgradeResourceIdentity::Request* req,
                                                 p6::UpgradeResourceIdentity::Response* resp) {
-  return not_supported("resource identities", resp);
+  return guarded("UpgradeResourceIdentity", resp, [&] {
+    toproto::upgrade_identity_response(
+        service_->upgrade_resource_identity(fromproto::upgrade_identity_request(*req)), resp);
+  });
 }
 
 Status Tfplugin6Server::ConfigureProvider(Ctx*, const p6::ConfigureProvider::Request* req,
@@ -85,6 +89,7 @@ Status Tfplugin6Server::ReadResource(Ctx*, const p6::ReadResource::Request* req,
       [&](p6::ReadResource::Response* r) {
         *r->mutable_new_state() = req->current_state();
         r->set_private_(req->private_());
+        if (req->has_current_identity()) *r->mutable_new_identity() = req->current_identity();
       });
 }
 

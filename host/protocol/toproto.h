@@ -207,6 +207,26 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
   diagnostics(r.diagnostics, out);
 }
 
+// A ResourceIdentityData field, filled only when there is an identity: the CLI reads an unset
+// one as "no identity". `field` is the response's mutable_..._identity().
+template <class Field>
+void identity(const engine::DynamicValue& v, Field field) {
+  if (!v.empty()) dynamic_value(v, field()->mutable_identity_data());
+}
+
+template <class ProtoIdentitySchema>
+void identity_schema(const engine::ResourceIdentity& identity, ProtoIdentitySchema* out) {
+  out->set_version(identity.version);
+  for (const auto& a : identity.attributes) {
+    auto* attr = out->add_identity_attributes();
+    attr->set_name(a.name);
+    attr->set_type(engine::encode_type_json(a.type));
+    attr->set_required_for_import(a.required_for_import);
+    attr->set_optional_for_import(a.optional_for_import);
+    attr->set_description(a.description);
+  }
+}
+
 // One function per response message.
 
 template <class Resp>
@@ -242,6 +262,7 @@ void plan_response(const engine::PlanResponse& r, Resp* out) {
   dynamic_value(r.planned_state, out->mutable_planned_state());
   for (const auto& path : r.requires_replace) attribute_path(path, out->add_requires_replace());
   out->set_planned_private(r.planned_private);
+  identity(r.planned_identity, [out] { return out->mutable_planned_identity(); });
   // legacy_type_system stays false: the CLI must hold our plans to its full consistency rules.
   diagnostics(r.diagnostics, out);
 }
@@ -250,6 +271,7 @@ template <class Resp>
 void apply_response(const engine::ApplyResponse& r, Resp* out) {
   dynamic_value(r.new_state, out->mutable_new_state());
   out->set_private_(r.private_data);
+  identity(r.new_identity, [out] { return out->mutable_new_identity(); });
   diagnostics(r.diagnostics, out);
 }
 
@@ -257,6 +279,7 @@ template <class Resp>
 void read_response(const engine::ReadResponse& r, Resp* out) {
   dynamic_value(r.new_state, out->mutable_new_state());
   out->set_private_(r.private_data);
+  identity(r.new_identity, [out] { return out->mutable_new_identity(); });
   diagnostics(r.diagnostics, out);
 }
 
@@ -279,6 +302,7 @@ void import_response(const engine::ImportResponse& r, Resp* out) {
     p->set_type_name(imported.type_name);
     dynamic_value(imported.state, p->mutable_state());
     p->set_private_(imported.private_data);
+    identity(imported.identity, [p] { return p->mutable_identity(); });
   }
   diagnostics(r.diagnostics, out);
 }
@@ -287,6 +311,20 @@ template <class Resp>
 void move_response(const engine::MoveResponse& r, Resp* out) {
   if (!r.target_state.empty()) dynamic_value(r.target_state, out->mutable_target_state());
   out->set_target_private(r.target_private);
+  identity(r.target_identity, [out] { return out->mutable_target_identity(); });
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void identity_schemas_response(const engine::GetIdentitySchemasResponse& r, Resp* out) {
+  auto& schemas = *out->mutable_identity_schemas();
+  for (const auto& [name, identity] : r.identities) identity_schema(*identity, &schemas[name]);
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void upgrade_identity_response(const engine::UpgradeIdentityResponse& r, Resp* out) {
+  identity(r.upgraded_identity, [out] { return out->mutable_upgraded_identity(); });
   diagnostics(r.diagnostics, out);
 }
 

@@ -56,5 +56,20 @@ return tf.resource {
     client:remove(d:get("path"))
   end,
 
-  import = tf.import_by_id,
+  -- The path names the file for life (changing it replaces the resource), so it is the
+  -- identity: the CLI stores it with the state, and an import block may give
+  -- identity = { path = "..." } instead of an id.
+  identity = {
+    schema = {
+      path = tf.string { required_for_import = true, description = "Path of the file" },
+    },
+  },
+
+  -- `tofu import` and import blocks give the path as the id, or as the identity's path.
+  import = function(d)
+    local identity = d:identity()
+    if identity then
+      d:set_id(identity.path)
+    end
+  end,
 }

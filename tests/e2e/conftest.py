@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from etcd_service import Etcd
+from evolve_config import CONFIG as EVOLVE_CONFIG
 from json_server import JsonServer
 from lease_api import ServedLeases
 from harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
@@ -191,3 +192,15 @@ def leases():
 def lease(make_tofu, test_provider):
     """A working directory using tests/e2e/providers/lease."""
     return make_tofu({"lease": test_provider("lease")})
+
+
+@pytest.fixture
+def evolve(make_tofu, test_provider):
+    """tests/e2e/providers/evolve with its note applied at schema version 0; provider_dir is
+    where evolve_config.install swaps scripts."""
+    provider = test_provider("evolve")
+    tofu = make_tofu({"evolve": provider})
+    tofu.write(EVOLVE_CONFIG)
+    tofu.apply()
+    tofu.provider_dir = provider
+    return tofu

@@ -1,38 +1,7 @@
 """schema_version and upgrade functions with the real CLI: a state written by an older script
 is upgraded when the newer script reads it, and a failing upgrade loses nothing."""
-import json
-import shutil
-
-import pytest
-
-from harness import required_providers, resources, squash
-
-CONFIG = required_providers("evolve") + """
-resource "evolve_note" "n" {
-  name = "todo"
-  text = "hello"
-}
-"""
-
-
-@pytest.fixture
-def evolve(make_tofu, test_provider):
-    provider = test_provider("evolve")
-    tofu = make_tofu({"evolve": provider})
-    tofu.write(CONFIG)
-    tofu.apply()
-    tofu.provider_dir = provider
-    return tofu
-
-
-def install(tofu, version: str) -> None:
-    shutil.copy(tofu.provider_dir / "versions" / f"{version}.lua",
-                tofu.provider_dir / "resource_note.lua")
-
-
-def stored_instance(tofu) -> dict:
-    state = json.loads((tofu.workdir / "terraform.tfstate").read_text())
-    return state["resources"][0]["instances"][0]
+from evolve_config import install, stored_instance
+from harness import resources, squash
 
 
 def test_a_newer_script_upgrades_the_stored_state_without_a_diff(evolve):

@@ -86,6 +86,14 @@ struct ScriptedLogic : ProviderLogic {
     if (!upgrader) return std::nullopt;
     return upgrader(from, raw, current, diags);
   }
+  // The identity upgrade by the logic, when a test sets one.
+  std::function<std::optional<Value>(int64_t, const std::string&, const Type&, Diagnostics&)>
+      identity_upgrader;
+  std::optional<Value> upgrade_identity(const std::string&, int64_t from, const std::string& raw,
+                                        const Type& current, Diagnostics& diags) override {
+    if (!identity_upgrader) return std::nullopt;
+    return identity_upgrader(from, raw, current, diags);
+  }
   Diagnostics configure(const Value& config) override {
     configured_with = config;
     return {};
