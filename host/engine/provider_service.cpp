@@ -125,24 +125,23 @@ Diagnostics ProviderService::validate_resource_config(const ValidateRequest& req
   return diags;
 }
 
-Diagnostics ProviderService::validate_data_source_config(const ValidateRequest& req) const {
+Diagnostics ProviderService::validate_typed(SchemaOwner owner,
+                                            const std::map<std::string, Schema>& schemas,
+                                            const std::string& kind,
+                                            const ValidateRequest& req) const {
   Diagnostics diags;
-  const Schema* schema =
-      detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
-  if (schema) {
-    diags.append(validate(SchemaOwner::DataSource, req.type_name, *schema, req.config));
-  }
+  const Schema* schema = detail::find_schema(schemas, kind, req.type_name, diags);
+  if (schema) diags.append(validate(owner, req.type_name, *schema, req.config));
   return diags;
 }
 
+Diagnostics ProviderService::validate_data_source_config(const ValidateRequest& req) const {
+  return validate_typed(SchemaOwner::DataSource, schema_.data_sources, "data source", req);
+}
+
 Diagnostics ProviderService::validate_ephemeral_resource_config(const ValidateRequest& req) const {
-  Diagnostics diags;
-  const Schema* schema =
-      detail::find_schema(schema_.ephemeral_resources, "ephemeral resource", req.type_name, diags);
-  if (schema) {
-    diags.append(validate(SchemaOwner::EphemeralResource, req.type_name, *schema, req.config));
-  }
-  return diags;
+  return validate_typed(SchemaOwner::EphemeralResource, schema_.ephemeral_resources,
+                        "ephemeral resource", req);
 }
 
 Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {

@@ -234,6 +234,10 @@ class ProviderService {
  private:
   Diagnostics validate(SchemaOwner owner, const std::string& type_name, const Schema& schema,
                        const DynamicValue& config) const;
+  // validate() for the type named in `req`, found in `schemas` (an error names `kind` when it
+  // is not there).
+  Diagnostics validate_typed(SchemaOwner owner, const std::map<std::string, Schema>& schemas,
+                             const std::string& kind, const ValidateRequest& req) const;
 
   std::shared_ptr<ProviderLogic> logic_;
   // The logic's schema as the CLI sees it (see schema_rules.h).
