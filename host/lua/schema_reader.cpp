@@ -356,18 +356,25 @@ void read_block(lua_State* L, int schema_index, engine::Block& block, const std:
             });
 }
 
+// A version number field (0 when absent); `what` names it in the error.
+int64_t version(lua_State* L, int index, const char* field, const std::string& what) {
+  lua_getfield(L, index, field);
+  int64_t out = 0;
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
+    out = lua_tointeger(L, -1);
+  } else if (!lua_isnil(L, -1)) {
+    throw std::runtime_error(what + " must be a whole number of at least 0");
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
 // identity = { schema = { name = tf.string { required_for_import = true }, ... }, version = N,
 // mutable = true } at `index`.
 engine::ResourceIdentity read_identity(lua_State* L, int index) {
   index = lua_absindex(L, index);
   engine::ResourceIdentity identity;
-  lua_getfield(L, index, "version");
-  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
-    identity.version = lua_tointeger(L, -1);
-  } else if (!lua_isnil(L, -1)) {
-    throw std::runtime_error("identity.version must be a whole number of at least 0");
-  }
-  lua_pop(L, 1);
+  identity.version = version(L, index, "version", "identity.version");
   identity.mutable_identity = flag(L, index, "mutable");
   if (lua_getfield(L, index, "schema") != LUA_TTABLE) {
     throw std::runtime_error("identity.schema must be a table of attributes");
@@ -411,13 +418,7 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
   std::tie(schema.block.description, schema.block.description_markdown) =
       description(L, index, "description");
 
-  lua_getfield(L, index, "schema_version");
-  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
-    schema.version = lua_tointeger(L, -1);
-  } else if (!lua_isnil(L, -1)) {
-    throw std::runtime_error("schema_version must be a whole number of at least 0");
-  }
-  lua_pop(L, 1);
+  schema.version = version(L, index, "schema_version", "schema_version");
 
   lua_getfield(L, index, "timeouts");
   if (lua_istable(L, -1)) {

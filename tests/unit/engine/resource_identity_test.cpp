@@ -66,6 +66,16 @@ struct IdentityFixture {
     return service->apply_resource_change(req);
   }
   Value identity_from(const DynamicValue& dv) const { return unwire(dv, identity_type); }
+  // An update whose function changes mode (part of the identity) from 0644 to 0600.
+  ApplyResponse update_mode_to_0600() {
+    logic->callbacks[Operation::Update] = [](ResourceData& d) {
+      REQUIRE_FALSE(d.set("mode", Value::string("0600")).has_errors());
+      return Diagnostics{};
+    };
+    const Value prior = object("/a", "0644");
+    const Value planned = prior.with_attribute("mode", Value::unknown(Type::string()));
+    return apply(prior, planned, identity("/a", "0644"));
+  }
 };
 
 void sets(ResourceData& d, const std::string& key, const std::string& value) {
@@ -136,13 +146,7 @@ TEST_CASE("a plan keeps the stored identity, and a create plans none") {
 
 TEST_CASE("an update that changes the identity is an error naming the attribute") {
   IdentityFixture f;
-  f.logic->callbacks[Operation::Update] = [](ResourceData& d) {
-    sets(d, "mode", "0600");
-    return Diagnostics{};
-  };
-  const Value prior = f.object("/a", "0644");
-  const Value planned = prior.with_attribute("mode", Value::unknown(Type::string()));
-  const ApplyResponse resp = f.apply(prior, planned, f.identity("/a", "0644"));
+  const ApplyResponse resp = f.update_mode_to_0600();
   REQUIRE(resp.diagnostics.items().size() == 1);
   const Diagnostic& error = resp.diagnostics.items()[0];
   CHECK(error.summary == "test_file: update changed identity attribute \"mode\"");
@@ -154,13 +158,7 @@ TEST_CASE("an update that changes the identity is an error naming the attribute"
 
 TEST_CASE("a mutable identity may change in an update") {
   IdentityFixture f(/*mutable_identity=*/true);
-  f.logic->callbacks[Operation::Update] = [](ResourceData& d) {
-    sets(d, "mode", "0600");
-    return Diagnostics{};
-  };
-  const Value prior = f.object("/a", "0644");
-  const Value planned = prior.with_attribute("mode", Value::unknown(Type::string()));
-  const ApplyResponse resp = f.apply(prior, planned, f.identity("/a", "0644"));
+  const ApplyResponse resp = f.update_mode_to_0600();
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   CHECK(f.identity_from(resp.new_identity).get_attribute("mode") == Value::string("0600"));
 }

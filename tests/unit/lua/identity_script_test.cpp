@@ -133,12 +133,7 @@ TEST_CASE("identity declarations that cannot work are load errors") {
        "mutable must be true or false"},
   };
   for (const auto& [fields, expected] : cases) {
-    ProviderDir dir;
-    dir.write("resource_x.lua",
-              std::string("local tf = require(\"luaform\")\nreturn tf.resource {") + fields +
-                  " schema = {}, create = function() end, "
-                  "read = function() end, delete = function() end }\n");
-    const std::string text = all_text(dir.load()->load_diagnostics());
+    const std::string text = load_errors_with_fields(fields);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, (std::string(fields) + " -> " + text));
   }
   ProviderDir ordinary;

@@ -79,6 +79,16 @@ inline std::string all_text(const engine::Diagnostics& diags) {
   return out;
 }
 
+// The load diagnostics of a provider whose one resource, resource_x.lua, declares `fields` (Lua
+// table fields ending in a comma) besides an empty schema and the CRUD functions.
+inline std::string load_errors_with_fields(const std::string& fields) {
+  ProviderDir dir;
+  dir.write("resource_x.lua", "local tf = require(\"luaform\")\nreturn tf.resource {" + fields +
+                                  " schema = {}, create = function() end, "
+                                  "read = function() end, delete = function() end }\n");
+  return all_text(dir.load()->load_diagnostics());
+}
+
 // A resource's schema as the engine serves it, with an object of its type built from `attrs`.
 struct Instance {
   engine::Schema schema;
