@@ -14,31 +14,6 @@
 namespace luaform::engine {
 namespace {
 
-// requires_replace_if: the logic's verdict on each changed top-level attribute that has one.
-void ask_requires_replace(ProviderLogic& logic, const std::string& type_name, const Block& block,
-                          const Value& prior, const Value& planned,
-                          std::vector<AttributePath>& requires_replace, Diagnostics& diags) {
-  for (const auto& attr : block.attributes) {
-    if (!attr.has_requires_replace_if) continue;
-    const Value before = prior.get_attribute(attr.name);
-    const Value after = planned.get_attribute(attr.name);
-    if (before == after) continue;
-    AttributePath path{AttributeName{attr.name}};
-    if (std::find(requires_replace.begin(), requires_replace.end(), path) !=
-        requires_replace.end()) {
-      continue;  // force_new already decided
-    }
-    try {
-      if (logic.requires_replace(type_name, path, before, after, diags)) {
-        requires_replace.push_back(std::move(path));
-      }
-    } catch (const std::exception& e) {
-      diags.error(type_name + ": requires_replace_if of \"" + attr.name + "\" failed", e.what(),
-                  path);
-    }
-  }
-}
-
 // Plan functions: each computed top-level attribute that has one plans its own value. A value
 // the configuration sets is the user's, so a function may not change it.
 Value plan_attributes(ProviderLogic& logic, const std::string& type_name, const Block& block,
@@ -94,10 +69,20 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
   if (!prior.is_null()) {
     // A configured value the resource counts as the same as the stored one is no change.
     planned = detail::keep_same_values(*logic_, req.type_name, *schema, prior, planned, diags);
+    // requires_replace_if: the logic's verdict on each changed attribute that has one.
+    const ReplaceCheck ask = [&](const AttributePath& path, const Value& before,
+                                 const Value& after) {
+      try {
+        return logic_->requires_replace(req.type_name, path, before, after, diags);
+      } catch (const std::exception& e) {
+        diags.error(
+            req.type_name + ": requires_replace_if of \"" + path_to_string(path) + "\" failed",
+            e.what(), path);
+        return false;
+      }
+    };
     find_replacements(schema->block, prior, planned, logic_->has_update(req.type_name), {},
-                      resp.requires_replace);
-    ask_requires_replace(*logic_, req.type_name, schema->block, prior, planned,
-                         resp.requires_replace, diags);
+                      resp.requires_replace, ask);
   }
   planned = mark_computed_unknown(schema->block, planned, prior, config, true);
   planned = plan_attributes(*logic_, req.type_name, schema->block, prior, config, planned, diags);

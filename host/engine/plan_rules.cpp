@@ -26,6 +26,15 @@ bool has_force_new(const Block& block) {
          });
 }
 
+// True when some attribute at any depth of `block` has requires_replace_if.
+bool has_replace_check(const Block& block) {
+  const auto objects = block.nested_objects();
+  return std::any_of(block.attributes.begin(), block.attributes.end(),
+                     [](const Attribute& a) { return a.has_requires_replace_if; }) ||
+         std::any_of(objects.begin(), objects.end(),
+                     [](const NestedBlock* nb) { return has_replace_check(nb->block); });
+}
+
 // Set elements have no address, so a set block's replacing change is found by comparing the
 // elements' force_new parts, and reported at the block.
 Value force_new_part(const Block& block, const Value& object) {
@@ -70,23 +79,26 @@ bool empty_or_null(const Value& v) {
 
 void find_nested_replacements(const NestedBlock& nested, const Value& before, const Value& after,
                               bool has_update, const AttributePath& path,
-                              std::vector<AttributePath>& out) {
+                              std::vector<AttributePath>& out, const ReplaceCheck& ask) {
   if (before == after || (empty_or_null(before) && empty_or_null(after))) return;
   if (nested.operational) return;
   if (nested.force_new || !has_update) {
     out.push_back(path);
     return;
   }
-  if (!has_force_new(nested.block)) return;
+  const bool force_new_inside = has_force_new(nested.block);
+  if (!force_new_inside && !(ask && has_replace_check(nested.block))) return;
   const Value none = Value::null(nested.block.implied_type());
   if (!before.is_known() || !after.is_known()) {
-    out.push_back(path);
+    // Nothing to compare element by element: a force_new inside may change, a
+    // requires_replace_if cannot be asked yet.
+    if (force_new_inside) out.push_back(path);
     return;
   }
   switch (nested.nesting) {
     case NestingMode::Single:
     case NestingMode::Group:
-      find_replacements(nested.block, before, after, has_update, path, out);
+      find_replacements(nested.block, before, after, has_update, path, out, ask);
       return;
     case NestingMode::List: {
       const size_t before_n = before.is_null() ? 0 : before.elements().size();
@@ -94,7 +106,7 @@ void find_nested_replacements(const NestedBlock& nested, const Value& before, co
       for (size_t i = 0; i < std::max(before_n, after_n); ++i) {
         find_replacements(nested.block, i < before_n ? before.elements()[i] : none,
                           i < after_n ? after.elements()[i] : none, has_update,
-                          child_path(path, ElementIndex{static_cast<int64_t>(i)}), out);
+                          child_path(path, ElementIndex{static_cast<int64_t>(i)}), out, ask);
       }
       return;
     }
@@ -109,7 +121,7 @@ void find_nested_replacements(const NestedBlock& nested, const Value& before, co
       for (const auto& key : keys) {
         find_replacements(nested.block, before.is_null() ? none : before.get_attribute(key),
                           after.is_null() ? none : after.get_attribute(key), has_update,
-                          child_path(path, ElementKey{key}), out);
+                          child_path(path, ElementKey{key}), out, ask);
       }
       return;
     }
@@ -150,18 +162,23 @@ Value mark_computed_unknown(const Block& block, const Value& planned, const Valu
 
 void find_replacements(const Block& block, const Value& prior, const Value& planned,
                        bool has_update, const AttributePath& path,
-                       std::vector<AttributePath>& replacements) {
+                       std::vector<AttributePath>& replacements, const ReplaceCheck& ask) {
   for (const auto& attr : block.attributes) {
-    if (attr.nested || !forces_new(attr, has_update)) continue;  // nested: element by element
-    if (attribute_of(prior, attr.name, attr.type) != attribute_of(planned, attr.name, attr.type)) {
-      replacements.push_back(child_path(path, AttributeName{attr.name}));
+    if (attr.nested) continue;  // element by element, below
+    const Value before = attribute_of(prior, attr.name, attr.type);
+    const Value after = attribute_of(planned, attr.name, attr.type);
+    if (before == after) continue;
+    AttributePath at = child_path(path, AttributeName{attr.name});
+    if (forces_new(attr, has_update) ||
+        (attr.has_requires_replace_if && ask && ask(at, before, after))) {
+      replacements.push_back(std::move(at));
     }
   }
   for (const NestedBlock* nested : block.nested_objects()) {
     const Type type = nested->implied_type();
     find_nested_replacements(*nested, attribute_of(prior, nested->type_name, type),
                              attribute_of(planned, nested->type_name, type), has_update,
-                             child_path(path, AttributeName{nested->type_name}), replacements);
+                             child_path(path, AttributeName{nested->type_name}), replacements, ask);
   }
 }
 

@@ -3,6 +3,7 @@
 // replacement.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "host/engine/diagnostics.h"
@@ -20,11 +21,17 @@ namespace luaform::engine {
 Value mark_computed_unknown(const Block& block, const Value& planned, const Value& prior,
                             const Value& config, bool is_resource);
 
+// The resource's requires_replace_if for the attribute at `path`: true when changing it from
+// `before` to `after` (either may be null, for an element added or removed) replaces it.
+using ReplaceCheck =
+    std::function<bool(const AttributePath& path, const Value& before, const Value& after)>;
+
 // Appends the path of every change between `prior` and `planned` that can only be made by
-// replacing the resource: a force_new attribute or block that changed, or, when the resource
-// has no update function, any change to an argument.
+// replacing the resource: a force_new attribute or block that changed, an attribute whose
+// requires_replace_if says so (asked through `ask`, at any depth outside sets), or, when the
+// resource has no update function, any change to an argument.
 void find_replacements(const Block& block, const Value& prior, const Value& planned,
                        bool has_update, const AttributePath& path,
-                       std::vector<AttributePath>& replacements);
+                       std::vector<AttributePath>& replacements, const ReplaceCheck& ask = {});
 
 }  // namespace luaform::engine

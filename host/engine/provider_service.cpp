@@ -42,8 +42,7 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   const ProviderSchema& declared = logic_->schema();
   validate_block(declared.provider.block, "provider", schema_diagnostics_);
   for (const auto& [name, schema] : declared.resources) {
-    validate_block(schema.block, "resource " + name, schema_diagnostics_,
-                   /*resource_top_level=*/true);
+    validate_block(schema.block, "resource " + name, schema_diagnostics_, BlockPlace::ResourceTop);
     if (schema.identity)
       validate_identity(*schema.identity, "resource " + name, schema_diagnostics_);
   }

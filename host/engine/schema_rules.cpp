@@ -158,7 +158,16 @@ void check_refinement(const Attribute& attr, const std::string& what, const Attr
 }  // namespace
 
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
-                    bool resource_top_level) {
+                    BlockPlace place) {
+  const bool resource_top_level = place == BlockPlace::ResourceTop;
+  // Where the blocks inside this one are.
+  const auto inner = [place](NestingMode nesting) {
+    if (place == BlockPlace::Elsewhere) return BlockPlace::Elsewhere;
+    if (place == BlockPlace::ResourceInSet || nesting == NestingMode::Set) {
+      return BlockPlace::ResourceInSet;
+    }
+    return BlockPlace::ResourceNested;
+  };
   for (const auto& attr : block.attributes) {
     AttributePath path{AttributeName{attr.name}};
     const std::string what = where + ": attribute \"" + attr.name + "\"";
@@ -179,10 +188,14 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
                   "Only computed top-level attributes of resources may plan their own value.",
                   path);
     }
-    if (attr.has_requires_replace_if && !resource_top_level) {
+    if (attr.has_requires_replace_if && place == BlockPlace::Elsewhere) {
       diags.error(what + " cannot have requires_replace_if",
-                  "Only top-level attributes of resources may decide on replacement that way; "
-                  "use force_new, or customize_diff with d:force_new.",
+                  "Only attributes of resources are ever replaced.", path);
+    }
+    if (attr.has_requires_replace_if && place == BlockPlace::ResourceInSet) {
+      diags.error(what + " cannot have requires_replace_if",
+                  "It is inside a set, whose changed element is a different element with no "
+                  "address of its own; use force_new, or customize_diff with d:force_new.",
                   path);
     }
     if (!attr.refine.empty()) check_refinement(attr, what, path, diags);
@@ -202,13 +215,16 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
                     "Terraform keeps no value of it to compare with or to show.", path);
       }
     }
-    if (attr.nested) validate_block(attr.nested->block, where + "." + attr.name, diags);
+    if (attr.nested) {
+      validate_block(attr.nested->block, where + "." + attr.name, diags,
+                     inner(attr.nested->nesting));
+    }
   }
   for (const auto& nested : block.blocks) {
     if (block.find_attribute(nested.type_name)) {
       diags.error(where + ": block \"" + nested.type_name + "\" has the name of an attribute");
     }
-    validate_block(nested.block, where + "." + nested.type_name, diags);
+    validate_block(nested.block, where + "." + nested.type_name, diags, inner(nested.nesting));
   }
 }
 

@@ -28,11 +28,14 @@ AttributePath attribute_path(const Type& object_type, const std::string& address
 // plan.
 Value with_empty_blocks(const Block& block, const Value& object);
 
+// Where a block is, for the options only some places allow: write-only attributes and plan
+// functions only at the top of a resource's schema; requires_replace_if anywhere in a
+// resource's schema except inside set blocks (whose elements have no address to replace at).
+enum class BlockPlace { Elsewhere, ResourceTop, ResourceNested, ResourceInSet };
+
 // InternalValidate's checks on one block (reserved names, option combinations).
-// `resource_top_level`: the block is the top of a resource's schema, the only place write-only
-// attributes and requires_replace_if may be.
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
-                    bool resource_top_level = false);
+                    BlockPlace place = BlockPlace::Elsewhere);
 
 // `object` with its write-only attributes null: what is planned and saved for a value the
 // configuration sends but Terraform must not keep.

@@ -1,5 +1,6 @@
 """Plan modifiers in the framework's sense, through tests/e2e/providers/modifiers: a
-requires_replace_if function decides per change whether the object is replaced, a computed
+requires_replace_if function decides per change whether the object is replaced (at the top or
+per element of a block), a computed
 attribute with use_state_for_unknown keeps its stored value in the plan of an update, and
 refined unknowns (refine = { ... }) let the CLI decide expressions before apply."""
 import pytest
@@ -13,12 +14,13 @@ def modifiers(make_tofu, test_provider):
     return make_tofu({"modifiers": test_provider("modifiers")})
 
 
-def server(name: str = "web", size: int = 2) -> str:
+def server(name: str = "web", size: int = 2, volumes: tuple[int, ...] = ()) -> str:
+    volume_blocks = "".join(f"  volume {{\n    gb = {gb}\n  }}\n" for gb in volumes)
     return required_providers("modifiers") + f"""
 resource "modifiers_server" "s" {{
   name = "{name}"
   size = {size}
-}}
+{volume_blocks}}}
 """
 
 
@@ -53,6 +55,28 @@ def test_shrinking_replaces_because_the_script_says_so(modifiers):
     modifiers.apply()
     after = resources(modifiers.state())["modifiers_server.s"]["values"]
     assert after["id"] != before["id"] and after["created_at"] != before["created_at"]
+    assert modifiers.plan_exit_code() == 0
+
+
+def test_requires_replace_if_inside_a_block_decides_per_element(modifiers):
+    modifiers.write(server(volumes=(10, 20)))
+    modifiers.apply()
+    before = resources(modifiers.state())["modifiers_server.s"]["values"]
+
+    # The second volume grows and a third is added: an update.
+    modifiers.write(server(volumes=(10, 30, 5)))
+    code, plan = modifiers.plan()
+    assert code == 2 and planned_actions(plan) == {"modifiers_server.s": ["update"]}
+    modifiers.apply()
+    assert resources(modifiers.state())["modifiers_server.s"]["values"]["id"] == before["id"]
+
+    # The second volume shrinks: the script replaces the server, at that volume's path.
+    modifiers.write(server(volumes=(10, 5, 5)))
+    code, plan = modifiers.plan()
+    assert planned_actions(plan) == {"modifiers_server.s": ["delete", "create"]}
+    assert planned_change(plan, "modifiers_server.s")["replace_paths"] == [["volume", 1, "gb"]]
+    modifiers.apply()
+    assert resources(modifiers.state())["modifiers_server.s"]["values"]["id"] != before["id"]
     assert modifiers.plan_exit_code() == 0
 
 

@@ -86,7 +86,7 @@ TEST_CASE("the modifiers are refused where they cannot work") {
   Block block;
   block.attributes = {plain};
   Diagnostics not_computed;
-  validate_block(block, "resource r", not_computed, true);
+  validate_block(block, "resource r", not_computed, BlockPlace::ResourceTop);
   CHECK(not_computed.has_errors());
 
   block.attributes[0].use_state_for_unknown = false;
@@ -94,13 +94,68 @@ TEST_CASE("the modifiers are refused where they cannot work") {
   NestedBlock nested;
   nested.type_name = "disk";
   nested.block = block;
+  nested.nesting = NestingMode::Set;
   Block outer;
   outer.blocks = {nested};
-  Diagnostics inside;
-  validate_block(outer, "resource r", inside, true);
-  REQUIRE(inside.has_errors());
-  CHECK(inside.items()[0].summary ==
+  Diagnostics in_set;
+  validate_block(outer, "resource r", in_set, BlockPlace::ResourceTop);
+  REQUIRE(in_set.has_errors());
+  CHECK(in_set.items()[0].summary ==
         "resource r.disk: attribute \"size\" cannot have requires_replace_if");
+  CHECK(in_set.items()[0].detail.find("inside a set") != std::string::npos);
+
+  outer.blocks[0].nesting = NestingMode::List;
+  Diagnostics in_list;
+  validate_block(outer, "resource r", in_list, BlockPlace::ResourceTop);
+  CHECK_FALSE(in_list.has_errors());
+  Diagnostics data_source;
+  validate_block(outer, "data source d", data_source);
+  CHECK(data_source.has_errors());
+}
+
+TEST_CASE("requires_replace_if inside a list block is asked per element, at its path") {
+  auto logic = std::make_shared<ScriptedLogic>();
+  Schema s = file_schema();
+  Attribute size = attribute("size", Type::number(), false, true, false);
+  size.has_requires_replace_if = true;
+  NestedBlock disk;
+  disk.type_name = "disk";
+  disk.block.attributes = {size};
+  s.block.blocks = {disk};
+  logic->declared.resources["test_file"] = s;
+  logic->replacers["disk[1].size"] = [](const Value& before, const Value& after) {
+    return !before.is_null() && after.as_number() < before.as_number();
+  };
+  ProviderService service(logic);
+  REQUIRE_FALSE(service.get_provider_schema().diagnostics.has_errors());
+  const Type type =
+      service.get_provider_schema().schema->resources.at("test_file").block.implied_type();
+  const Type disk_type = disk.block.implied_type();
+  const auto with_disks = [&](std::vector<int64_t> sizes) {
+    Value::List disks;
+    for (int64_t n : sizes) disks.push_back(Value::object(disk_type, {{"size", Value::number(n)}}));
+    return Value::object(type, {{"id", Value::string("/a")},
+                                {"path", Value::string("/a")},
+                                {"content", Value::string("x")},
+                                {"sha", Value::string("abc")},
+                                {"mode", Value::string("0644")},
+                                {"disk", Value::list(disk_type, std::move(disks))}});
+  };
+  const auto plan = [&](const Value& prior, const Value& proposed) {
+    return service.plan_resource_change(
+        PlanRequest{"test_file", wire(prior), wire(proposed), wire(proposed), {}});
+  };
+  const Value prior = with_disks({10, 20});
+  const PlanResponse shrunk = plan(prior, with_disks({10, 5, 7}));
+  REQUIRE_FALSE(shrunk.diagnostics.has_errors());
+  CHECK(
+      shrunk.requires_replace ==
+      std::vector<AttributePath>{{AttributeName{"disk"}, ElementIndex{1}, AttributeName{"size"}}});
+  // Unchanged elements are not asked; an added one is, with a null before.
+  CHECK(logic->asked_replace ==
+        std::vector<std::string>{"disk[1].size:20->5", "disk[2].size:null->7"});
+  const PlanResponse grown = plan(prior, with_disks({10, 30}));
+  CHECK(grown.requires_replace.empty());
 }
 
 TEST_CASE("a plan function plans a computed value, but never changes a configured one") {

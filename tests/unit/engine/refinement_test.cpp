@@ -85,7 +85,7 @@ TEST_CASE("refinements must fit the attribute") {
     Block block;
     block.attributes = {std::move(a)};
     Diagnostics diags;
-    validate_block(block, "resource r", diags, true);
+    validate_block(block, "resource r", diags, BlockPlace::ResourceTop);
     return diags.has_errors() ? diags.items()[0].summary : std::string();
   };
   Attribute port = attribute("port", Type::number(), false, false, true);

@@ -107,7 +107,7 @@ TEST_CASE("write-only is for top-level, non-computed attributes of resources") {
   Block block;
   block.attributes = {token};
   Diagnostics fine;
-  validate_block(block, "resource r", fine, true);
+  validate_block(block, "resource r", fine, BlockPlace::ResourceTop);
   CHECK_FALSE(fine.has_errors());
 
   Diagnostics elsewhere;
@@ -121,11 +121,11 @@ TEST_CASE("write-only is for top-level, non-computed attributes of resources") {
   Block outer;
   outer.blocks = {nested};
   Diagnostics inside;
-  validate_block(outer, "resource r", inside, true);
+  validate_block(outer, "resource r", inside, BlockPlace::ResourceTop);
   CHECK(inside.has_errors());
 
   block.attributes[0].computed = true;
   Diagnostics computed;
-  validate_block(block, "resource r", computed, true);
+  validate_block(block, "resource r", computed, BlockPlace::ResourceTop);
   CHECK(computed.has_errors());
 }

@@ -1,6 +1,7 @@
--- resource "modifiers_server": plan modifiers in the framework's sense. Shrinking `size`
--- replaces the server while growing it is an update (requires_replace_if); `created_at` keeps
--- its stored value through updates (use_state_for_unknown) while `updated_at` is recomputed.
+-- resource "modifiers_server": plan modifiers in the framework's sense. Shrinking `size` or a
+-- volume's `gb` replaces the server while growing it is an update (requires_replace_if);
+-- `created_at` keeps its stored value through updates (use_state_for_unknown) while
+-- `updated_at` is recomputed.
 -- `arn`, `port` and `ips` are refined: before apply the CLI already knows the ARN is not null
 -- and how it starts, that the port is in the unprivileged range and that there are 1 to 4 ips.
 -- A server named "liar" breaks those promises. `fqdn` is planned by its own function from the
@@ -30,6 +31,12 @@ return tf.resource {
       refine = { min = 1024, max = 65535 } },
     ips = tf.list(tf.string) { computed = true, use_state_for_unknown = true,
       refine = { min_length = 1, max_length = 4 } },
+    volume = tf.list_block { schema = {
+      gb = tf.number { required = true,
+        requires_replace_if = function(old, new)
+          return old ~= nil and new ~= tf.unknown and new < old
+        end },
+    } },
     fqdn = tf.string { computed = true,
       plan = function(p)
         if p.resource.name ~= tf.unknown then
