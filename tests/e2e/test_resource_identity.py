@@ -32,6 +32,13 @@ resource "localfs_file" "existing" {
 }
 """
 
+SECOND_NOTE = """
+resource "evolve_note" "m" {
+  name = "other"
+  text = "hello"
+}
+"""
+
 
 def stored_instances(tofu) -> dict[str, dict]:
     state = json.loads((tofu.workdir / "terraform.tfstate").read_text())
@@ -101,6 +108,11 @@ def test_a_stored_identity_of_an_older_version_is_upgraded(evolve):
     assert instance["identity"] == {"note": "todo"}
     assert instance["identity_schema_version"] == 1
     assert instance["attributes"]["text"] == "hello"
+
+    # No attribute is called note: the script sets it with d:set_identity on create too.
+    evolve.write(EVOLVE_CONFIG + SECOND_NOTE)
+    evolve.apply()
+    assert stored_instances(evolve)["evolve_note.m"]["identity"] == {"note": "other"}
 
 
 def test_an_update_that_would_change_the_identity_is_an_error_naming_it(evolve):

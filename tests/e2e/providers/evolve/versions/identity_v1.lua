@@ -1,38 +1,17 @@
--- resource "evolve_note" with identity version 1: the name is now called note, and
--- identity.upgrade reads identities stored by version 0.
+-- resource "evolve_note" with identity version 1: the name is now called note, so the script
+-- sets it (no attribute has that name), and identity.upgrade reads identities stored by
+-- version 0.
 local tf = require("luaform")
+local note = require("lib.note")
 
-local function path(id)
-  return "note-" .. id .. ".txt"
-end
+local functions = note.functions(function(d, text)
+  note.size_as_text(d, text)
+  d:set_identity { note = d:get("name") }
+end)
 
-return tf.resource {
-  schema = {
-    name = tf.string { required = true, force_new = true },
-    text = tf.string { required = true },
-    size = tf.string { computed = true },
-  },
-  create = function(d)
-    local file = assert(io.open(path(d:get("name")), "w"))
-    file:write(d:get("text"))
-    file:close()
-    d:set_id(d:get("name"))
-    d:set("size", tostring(#d:get("text")))
-  end,
-  read = function(d)
-    local file = io.open(path(d:id()))
-    if not file then
-      d:set_id("")
-      return
-    end
-    local text = file:read("a")
-    file:close()
-    d:set("text", text)
-    d:set("size", tostring(#text))
-  end,
-  delete = function(d)
-    os.remove(path(d:id()))
-  end,
+return tf.resource(note.version0 {
+  create = functions.create,
+  read = functions.read,
   identity = {
     version = 1,
     schema = { note = tf.string { required_for_import = true } },
@@ -45,4 +24,4 @@ return tf.resource {
   import = function(d)
     d:set_id(d:identity().note)
   end,
-}
+})

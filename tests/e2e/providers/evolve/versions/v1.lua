@@ -1,9 +1,10 @@
 -- resource "evolve_note", schema version 1: the size is now a number called length.
 local tf = require("luaform")
+local note = require("lib.note")
 
-local function path(id)
-  return "note-" .. id .. ".txt"
-end
+local functions = note.functions(function(d, text)
+  d:set("length", #text)
+end)
 
 return tf.resource {
   schema_version = 1,
@@ -19,25 +20,7 @@ return tf.resource {
       return raw
     end,
   },
-  create = function(d)
-    local file = assert(io.open(path(d:get("name")), "w"))
-    file:write(d:get("text"))
-    file:close()
-    d:set_id(d:get("name"))
-    d:set("length", #d:get("text"))
-  end,
-  read = function(d)
-    local file = io.open(path(d:id()))
-    if not file then
-      d:set_id("")
-      return
-    end
-    local text = file:read("a")
-    file:close()
-    d:set("text", text)
-    d:set("length", #text)
-  end,
-  delete = function(d)
-    os.remove(path(d:id()))
-  end,
+  create = functions.create,
+  read = functions.read,
+  delete = functions.delete,
 }
