@@ -2,6 +2,7 @@
 -- `text`. A `moved` block from a lease_note keeps the note: move_state turns the old state into
 -- a memo's instead of destroying one object and creating another.
 local tf = require("luaform")
+local notes = require("lib.notes")
 
 local function record(d, note)
   d:set("body", note.text)
@@ -24,19 +25,10 @@ return tf.resource {
     d:set_id(note.id)
     record(d, note)
   end,
-  read = function(d, client)
-    local note, response = client:get("/notes/" .. d:id(), { allow = { 404 } })
-    if response.status == 404 then
-      d:set_id("")
-      return
-    end
-    record(d, note)
-  end,
+  read = notes.reader(record),
   update = function(d, client)
     record(d, client:put("/notes/" .. d:id(), { text = d:get("body") },
       { headers = { ["If-Match"] = d:private("etag") } }))
   end,
-  delete = function(d, client)
-    client:delete("/notes/" .. d:id(), { allow = { 404 } })
-  end,
+  delete = notes.delete,
 }

@@ -3,6 +3,7 @@
 -- `secret` is write-only: sent with create and with the update that secret_version triggers,
 -- never saved.
 local tf = require("luaform")
+local notes = require("lib.notes")
 
 local function record(d, note)
   d:set("text", note.text)
@@ -25,14 +26,7 @@ return tf.resource {
     d:set_id(note.id)
     record(d, note)
   end,
-  read = function(d, client)
-    local note, response = client:get("/notes/" .. d:id(), { allow = { 404 } })
-    if response.status == 404 then
-      d:set_id("")
-      return
-    end
-    record(d, note)
-  end,
+  read = notes.reader(record),
   update = function(d, client)
     local body = { text = d:get("text") }
     if d:has_change("secret_version") then
@@ -42,7 +36,5 @@ return tf.resource {
       { headers = { ["If-Match"] = d:private("etag") } })
     record(d, note)
   end,
-  delete = function(d, client)
-    client:delete("/notes/" .. d:id(), { allow = { 404 } })
-  end,
+  delete = notes.delete,
 }
