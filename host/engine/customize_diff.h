@@ -16,9 +16,12 @@ namespace luaform::engine {
 // Runs the logic's customize_diff for `type_name` and returns the planned object with what it
 // asked for applied; replacement paths are appended to `requires_replace`. Errors (its own, or
 // an attempt to change an attribute the configuration decides) go to `diags`, and the plan is
-// then returned unchanged.
+// then returned unchanged. `private_data` holds the prior private data on entry and what the
+// plan hands to apply on return (the function may change it, as the framework's ModifyPlan
+// may).
 Value customize_diff(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
                      const Value& prior, const Value& config, const Value& planned,
-                     std::vector<AttributePath>& requires_replace, Diagnostics& diags);
+                     std::vector<AttributePath>& requires_replace, std::string& private_data,
+                     Diagnostics& diags);
 
 }  // namespace luaform::engine

@@ -88,7 +88,7 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
   planned = plan_attributes(*logic_, req.type_name, schema->block, prior, config, planned, diags);
   if (logic_->customizes_diff(req.type_name)) {
     planned = customize_diff(*logic_, req.type_name, *schema, prior, config, planned,
-                             resp.requires_replace, diags);
+                             resp.requires_replace, resp.planned_private, diags);
   }
   // The configuration's write-only values reach create and update from the config, never the
   // plan: the CLI refuses a plan that holds them.

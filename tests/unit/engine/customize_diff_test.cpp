@@ -74,6 +74,20 @@ TEST_CASE("customize_diff may not change what the configuration decides") {
   CHECK(path_to_string(resp.diagnostics.items()[0].path) == "content");
 }
 
+TEST_CASE("customize_diff reads the prior private data and may hand new data to apply") {
+  std::string seen;
+  CustomizeFixture f([&seen](ResourceData& d) {
+    seen = d.private_data();
+    d.set_private_data(R"({"plan":"y"})");
+    return Diagnostics{};
+  });
+  PlanResponse resp = f.service->plan_resource_change(
+      {"test_file", wire(f.file("x")), wire(f.file("y")), wire(f.config("y")), R"({"etag":"e1"})"});
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  CHECK(seen == R"({"etag":"e1"})");
+  CHECK(resp.planned_private == R"({"plan":"y"})");
+}
+
 TEST_CASE("an error from customize_diff fails the plan") {
   CustomizeFixture f([](ResourceData&) {
     Diagnostics d;
