@@ -2,47 +2,16 @@
 // computed attributes the config leaves null"; the plan fills in defaults, keeps stored values
 // the resource counts as the same as the configured ones, marks values the provider will
 // compute as unknown, and says which changes force a replacement.
-#include <algorithm>
 #include <exception>
 
 #include "host/engine/customize_diff.h"
+#include "host/engine/plan_functions.h"
 #include "host/engine/plan_rules.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
-namespace {
-
-// Plan functions: each computed top-level attribute that has one plans its own value. A value
-// the configuration sets is the user's, so a function may not change it.
-Value plan_attributes(ProviderLogic& logic, const std::string& type_name, const Block& block,
-                      const Value& prior, const Value& config, const Value& planned,
-                      Diagnostics& diags) {
-  Value out = planned;
-  for (const auto& attr : block.attributes) {
-    if (!attr.has_plan_function) continue;
-    std::optional<Value> value;
-    try {
-      value = logic.plan_attribute(type_name, attr, prior, config, out, diags);
-    } catch (const std::exception& e) {
-      diags.error(type_name + ": plan of \"" + attr.name + "\" failed", e.what(),
-                  {AttributeName{attr.name}});
-    }
-    if (!value || diags.has_errors()) continue;
-    if (!config.get_attribute(attr.name).is_null() && *value != out.get_attribute(attr.name)) {
-      diags.error(type_name + ": plan of \"" + attr.name + "\" changed a configured value",
-                  "The configuration sets it, so the plan must keep " +
-                      out.get_attribute(attr.name).to_display_string() + ".",
-                  {AttributeName{attr.name}});
-      continue;
-    }
-    out = out.with_attribute(attr.name, std::move(*value));
-  }
-  return diags.has_errors() ? planned : out;
-}
-
-}  // namespace
 
 PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const {
   PlanResponse resp;
@@ -85,7 +54,8 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
                       resp.requires_replace, ask);
   }
   planned = mark_computed_unknown(schema->block, planned, prior, config, true);
-  planned = plan_attributes(*logic_, req.type_name, schema->block, prior, config, planned, diags);
+  planned =
+      plan_with_functions(*logic_, req.type_name, schema->block, prior, config, planned, diags);
   if (logic_->customizes_diff(req.type_name)) {
     planned = customize_diff(*logic_, req.type_name, *schema, prior, config, planned,
                              resp.requires_replace, resp.planned_private, diags);

@@ -60,6 +60,17 @@ struct MoveSource {
   int64_t identity_version = 0;
 };
 
+// What a plan function sees of the attribute at `path` (at the top of the resource, or in an
+// element of a block or nested attribute): the objects holding it in the prior state, the
+// configuration and the plan so far (null when there is none), and the whole planned resource.
+struct PlanContext {
+  AttributePath path;
+  Value prior;
+  Value config;
+  Value planned;
+  Value resource;
+};
+
 class ProviderLogic {
  public:
   virtual ~ProviderLogic() = default;
@@ -91,12 +102,10 @@ class ProviderLogic {
   // unknown values) replaces the object. A failing check explains why in `diags`.
   virtual bool requires_replace(const std::string& resource_type, const AttributePath& path,
                                 const Value& prior, const Value& planned, Diagnostics& diags) = 0;
-  // The resource's plan function for the top-level attribute `name` (one with
-  // has_plan_function): the value to plan for it, given the objects of the prior state, the
-  // configuration and the plan so far. nullopt keeps the plan's value.
+  // The resource's plan function for the attribute `attribute` at `at.path` (one with
+  // has_plan_function): the value to plan for it. nullopt keeps the plan's value.
   virtual std::optional<Value> plan_attribute(const std::string& resource_type,
-                                              const Attribute& attribute, const Value& prior,
-                                              const Value& config, const Value& planned,
+                                              const Attribute& attribute, const PlanContext& at,
                                               Diagnostics& diags) = 0;
   // Turns a state stored under schema version `from_version` (older than the current one) into
   // a value of the current schema's type `current`. nullopt when the type declares no upgrade

@@ -183,9 +183,10 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     if (attr.computed && !attr.optional && attr.force_new) {
       diags.error(what + " is computed only, so it cannot force a new resource", {}, path);
     }
-    if (attr.has_plan_function && (!resource_top_level || !attr.computed)) {
+    if (attr.has_plan_function &&
+        (!attr.computed || place == BlockPlace::Elsewhere || place == BlockPlace::ResourceInSet)) {
       diags.error(what + " cannot have a plan function",
-                  "Only computed top-level attributes of resources may plan their own value.",
+                  "Only computed attributes of resources, outside sets, may plan their own value.",
                   path);
     }
     if (attr.has_requires_replace_if && place == BlockPlace::Elsewhere) {

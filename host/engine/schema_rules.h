@@ -28,9 +28,9 @@ AttributePath attribute_path(const Type& object_type, const std::string& address
 // plan.
 Value with_empty_blocks(const Block& block, const Value& object);
 
-// Where a block is, for the options only some places allow: write-only attributes and plan
-// functions only at the top of a resource's schema; requires_replace_if anywhere in a
-// resource's schema except inside set blocks (whose elements have no address to replace at).
+// Where a block is, for the options only some places allow: write-only attributes only at the
+// top of a resource's schema; requires_replace_if and plan functions anywhere in a resource's
+// schema except inside set blocks (whose elements have no address).
 enum class BlockPlace { Elsewhere, ResourceTop, ResourceNested, ResourceInSet };
 
 // InternalValidate's checks on one block (reserved names, option combinations).

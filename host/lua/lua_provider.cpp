@@ -65,13 +65,14 @@ class LuaProvider : public engine::ProviderLogic {
     return state->same_value(type_name, path, earlier, later, diags);
   }
 
-  std::optional<engine::Value> plan_attribute(
-      const std::string& type_name, const engine::Attribute& attribute, const engine::Value& prior,
-      const engine::Value& config, const engine::Value& planned, Diagnostics& diags) override {
+  std::optional<engine::Value> plan_attribute(const std::string& type_name,
+                                              const engine::Attribute& attribute,
+                                              const engine::PlanContext& at,
+                                              Diagnostics& diags) override {
     auto state = pool_->borrow();
     diags.append(ensure_configured(*state));
     if (diags.has_errors()) return std::nullopt;
-    return state->plan_attribute(type_name, attribute, prior, config, planned, diags);
+    return state->plan_attribute(type_name, attribute, at, diags);
   }
 
   // Plans come after ConfigureProvider: the check gets the client.

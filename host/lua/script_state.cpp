@@ -484,28 +484,31 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
   return same;
 }
 
-std::optional<engine::Value> ScriptState::plan_attribute(
-    const std::string& type_name, const engine::Attribute& attribute, const engine::Value& prior,
-    const engine::Value& config, const engine::Value& planned, engine::Diagnostics& diags) {
+std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type_name,
+                                                         const engine::Attribute& attribute,
+                                                         const engine::PlanContext& at,
+                                                         engine::Diagnostics& diags) {
   const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
   if (!definition) return std::nullopt;
   std::optional<engine::Value> value;
-  const engine::AttributePath path{engine::AttributeName{attribute.name}};
+  const engine::AttributePath& path = at.path;
   auto failure = protected_run(state_.get(), [&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
-    lua_createtable(S, 0, 4);
+    lua_createtable(S, 0, 5);
     const auto field = [&](const engine::Value& object, const char* name) {
       if (object.is_known() && !object.is_null()) {
         push_value(S, object.get_attribute(attribute.name), Unknowns::Marked);
         lua_setfield(S, -2, name);
       }
     };
-    field(config, "config");
-    field(prior, "state");
-    field(planned, "planned");
-    push_value(S, planned, Unknowns::Marked);
+    field(at.config, "config");
+    field(at.prior, "state");
+    field(at.planned, "planned");
+    push_value(S, at.planned, Unknowns::Marked);
+    lua_setfield(S, -2, "object");
+    push_value(S, at.resource, Unknowns::Marked);
     lua_setfield(S, -2, "resource");
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
     lua_call(S, 2, 1);
@@ -518,7 +521,7 @@ std::optional<engine::Value> ScriptState::plan_attribute(
     }
   });
   if (failure) {
-    diags.error(type_name + ": plan of \"" + attribute.name + "\" failed",
+    diags.error(type_name + ": plan of \"" + engine::path_to_string(path) + "\" failed",
                 prefixed(definition->display, *failure), path);
     return std::nullopt;
   }

@@ -51,12 +51,14 @@ class ScriptState {
   bool same_value(const std::string& type_name, const engine::AttributePath& path,
                   const engine::Value& earlier, const engine::Value& later,
                   engine::Diagnostics& diags);
-  // The resource's plan(p, client) for `attribute`, where p holds the attribute's `config`,
-  // `state` and `planned` values and the whole planned object as `resource` (see
-  // ProviderLogic::plan_attribute); unknown parts arrive as tf.unknown.
-  std::optional<engine::Value> plan_attribute(
-      const std::string& type_name, const engine::Attribute& attribute, const engine::Value& prior,
-      const engine::Value& config, const engine::Value& planned, engine::Diagnostics& diags);
+  // The resource's plan(p, client) for `attribute` at `at.path`, where p holds the attribute's
+  // `config`, `state` and `planned` values, the planned object holding it as `object` and the
+  // whole planned resource as `resource` (see ProviderLogic::plan_attribute); unknown parts
+  // arrive as tf.unknown.
+  std::optional<engine::Value> plan_attribute(const std::string& type_name,
+                                              const engine::Attribute& attribute,
+                                              const engine::PlanContext& at,
+                                              engine::Diagnostics& diags);
   // The resource's requires_replace_if(old, new, client) verdict for the attribute at `path`
   // (see ProviderLogic::requires_replace); unknown parts arrive as tf.unknown.
   bool requires_replace(const std::string& type_name, const engine::AttributePath& path,

@@ -70,6 +70,10 @@ def test_requires_replace_if_inside_a_block_decides_per_element(modifiers):
     modifiers.apply()
     assert resources(modifiers.state())["modifiers_server.s"]["values"]["id"] == before["id"]
 
+    # Each volume's label is planned by its own function from the element and the resource.
+    labels = [v["label"] for v in planned_change(plan, "modifiers_server.s")["after"]["volume"]]
+    assert labels == ["web-10gb", "web-30gb", "web-5gb"]
+
     # The second volume shrinks: the script replaces the server, at that volume's path.
     modifiers.write(server(volumes=(10, 5, 5)))
     code, plan = modifiers.plan()

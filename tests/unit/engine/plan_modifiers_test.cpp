@@ -184,3 +184,62 @@ TEST_CASE("a plan function plans a computed value, but never changes a configure
   CHECK(refused.diagnostics.items()[0].summary ==
         "test_file: plan of \"mode\" changed a configured value");
 }
+
+TEST_CASE("a plan function inside a list block plans each element from that element") {
+  auto logic = std::make_shared<ScriptedLogic>();
+  Schema s = file_schema();
+  Attribute label = attribute("label", Type::string(), false, false, true);
+  label.has_plan_function = true;
+  NestedBlock disk;
+  disk.type_name = "disk";
+  disk.block.attributes = {attribute("name", Type::string(), true, false, false), label};
+  s.block.blocks = {disk};
+  logic->declared.resources["test_file"] = s;
+  for (const char* path : {"disk[0].label", "disk[1].label"}) {
+    logic->planners[path] = [](const Value&, const Value& config, const Value&) {
+      return std::optional<Value>(
+          Value::string("disk-" + config.get_attribute("name").as_string()));
+    };
+  }
+  ProviderService service(logic);
+  REQUIRE_FALSE(service.get_provider_schema().diagnostics.has_errors());
+  const Type type =
+      service.get_provider_schema().schema->resources.at("test_file").block.implied_type();
+  const Type disk_type = disk.block.implied_type();
+  const auto element = [&](const char* name) {
+    return Value::object(disk_type, {{"name", Value::string(name)}});
+  };
+  const Value config =
+      Value::object(type, {{"path", Value::string("/a")},
+                           {"content", Value::string("x")},
+                           {"disk", Value::list(disk_type, {element("a"), element("b")})}});
+  const PlanResponse resp = service.plan_resource_change(
+      PlanRequest{"test_file", wire(Value::null(type)), wire(config), wire(config), {}});
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  const Value planned = unwire(resp.planned_state, type);
+  const Value& disks = planned.get_attribute("disk");
+  REQUIRE(disks.elements().size() == 2);
+  CHECK(disks.elements()[0].get_attribute("label") == Value::string("disk-a"));
+  CHECK(disks.elements()[1].get_attribute("label") == Value::string("disk-b"));
+  // Each call also saw the whole resource, as planned so far.
+  REQUIRE(logic->planned_resources.size() == 2);
+  CHECK(logic->planned_resources[1].get_attribute("path") == Value::string("/a"));
+}
+
+TEST_CASE("a plan function inside a set is refused at load") {
+  auto logic = std::make_shared<ScriptedLogic>();
+  Schema s = file_schema();
+  Attribute label = attribute("label", Type::string(), false, false, true);
+  label.has_plan_function = true;
+  NestedBlock disk;
+  disk.type_name = "disk";
+  disk.nesting = NestingMode::Set;
+  disk.block.attributes = {label};
+  s.block.blocks = {disk};
+  logic->declared.resources["test_file"] = s;
+  ProviderService service(logic);
+  const Diagnostics& diags = service.get_provider_schema().diagnostics;
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].summary ==
+        "resource test_file.disk: attribute \"label\" cannot have a plan function");
+}

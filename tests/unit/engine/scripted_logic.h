@@ -67,16 +67,18 @@ struct ScriptedLogic : ProviderLogic {
     auto it = replacers.find(name);
     return it != replacers.end() && it->second(prior, planned);
   }
-  // Plan functions by attribute name.
+  // Plan functions by attribute path ("mode", "disk[0].label"), given the prior, configured
+  // and planned objects holding the attribute; the whole resources seen are recorded.
   std::map<std::string,
            std::function<std::optional<Value>(const Value&, const Value&, const Value&)>>
       planners;
-  std::optional<Value> plan_attribute(const std::string&, const Attribute& attribute,
-                                      const Value& prior, const Value& config, const Value& planned,
+  std::vector<Value> planned_resources;
+  std::optional<Value> plan_attribute(const std::string&, const Attribute&, const PlanContext& at,
                                       Diagnostics&) override {
-    auto it = planners.find(attribute.name);
+    planned_resources.push_back(at.resource);
+    auto it = planners.find(path_to_string(at.path));
     if (it == planners.end()) return std::nullopt;
-    return it->second(prior, config, planned);
+    return it->second(at.prior, at.config, at.planned);
   }
   // The upgrade by the logic, when a test sets one.
   std::function<std::optional<Value>(int64_t, const std::string&, const Type&, Diagnostics&)>

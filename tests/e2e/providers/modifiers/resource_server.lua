@@ -5,7 +5,7 @@
 -- `arn`, `port` and `ips` are refined: before apply the CLI already knows the ARN is not null
 -- and how it starts, that the port is in the unprivileged range and that there are 1 to 4 ips.
 -- A server named "liar" breaks those promises. `fqdn` is planned by its own function from the
--- name, so it is known before apply, even when the name changes.
+-- name, so it is known before apply, even when the name changes; so is each volume's `label`.
 -- Nothing outside the state is touched: the values are all the scenario needs.
 local tf = require("luaform")
 
@@ -35,6 +35,12 @@ return tf.resource {
       gb = tf.number { required = true,
         requires_replace_if = function(old, new)
           return old ~= nil and new ~= tf.unknown and new < old
+        end },
+      label = tf.string { computed = true,
+        plan = function(p)
+          if p.object.gb ~= tf.unknown then
+            return p.resource.name .. "-" .. p.object.gb .. "gb"
+          end
         end },
     } },
     fqdn = tf.string { computed = true,
