@@ -256,7 +256,8 @@ int set_identity(lua_State* L) {
       throw std::runtime_error("d:set_identity: the identity has no attribute \"" + key + "\"");
     }
     engine::Value v = to_value(L, -1, attr->type, key);
-    for (const auto& diag : d.set_identity(key, std::move(v)).items()) {
+    const engine::Diagnostics diags = d.set_identity(key, std::move(v));
+    for (const auto& diag : diags.items()) {
       if (diag.severity == engine::Severity::Error) {
         throw std::runtime_error("d:set_identity: " + diag.summary + ": " + diag.detail);
       }
