@@ -363,6 +363,8 @@ M.uuid = encoding.uuid
 M.log = require("luaform_log")
 -- Time: tf.time.sleep, now, seconds, format (native); waiting on asynchronous APIs.
 M.time = require("luaform_time")
+-- Modes, directories and stat for providers of local files (see fs_module.h).
+M.fs = require("luaform_fs")
 local wait = require("luaform_wait")
 M.wait_for = wait.wait_for
 M.retry = wait.retry

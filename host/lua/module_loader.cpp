@@ -10,6 +10,7 @@
 #include "host/lua/diagnostics_module.h"
 #include "host/lua/embedded_sdk.h"
 #include "host/lua/encoding_module.h"
+#include "host/lua/fs_module.h"
 #include "host/lua/guarded.h"
 #include "host/lua/http_module.h"
 #include "host/lua/json_conversion.h"
@@ -184,6 +185,7 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"luaform_http", open_http_module},
       {"luaform_diagnostics", open_diagnostics_module},
       {"luaform_encoding", open_encoding_module},
+      {"luaform_fs", open_fs_module},
       {"luaform_log", open_log_module},
       {"luaform_time", open_time_module},
       {"luaform_values", open_values_module},

@@ -28,6 +28,32 @@ local function new_client(root)
     fs.remove(self:resolve(path))
   end
 
+  -- nil when nothing is at `path`, else { type = "file" | "directory" | "other", mode, size }.
+  function client:stat(path)
+    return tf.fs.stat(self:resolve(path))
+  end
+
+  function client:chmod(path, mode)
+    tf.fs.chmod(self:resolve(path), mode)
+  end
+
+  -- Creates the directory and any missing parents with `mode`.
+  function client:mkdir(path, mode)
+    tf.fs.mkdir(self:resolve(path), mode)
+  end
+
+  -- Creates the directories above `path` that are missing, with `mode`.
+  function client:make_parents(path, mode)
+    local parent = self:resolve(path):match("^(.*)/[^/]*$")
+    if parent ~= nil and parent ~= "" and tf.fs.stat(parent) == nil then
+      tf.fs.mkdir(parent, mode)
+    end
+  end
+
+  function client:rmdir(path)
+    tf.fs.rmdir(self:resolve(path))
+  end
+
   return client
 end
 

@@ -1,11 +1,22 @@
 -- resource "localfs_file": a file whose whole content Terraform manages.
 local tf = require("luaform")
+local mode = require("lib.mode")
 
 -- Records what is on disk now, so a change made outside Terraform shows up as drift.
-local function record(d, content)
+local function record(d, client, path, content)
   d:set("content", content)
   d:set("sha256", tf.hash.sha256(content))
   d:set("size", #content)
+  d:set("file_permission", client:stat(path).mode)
+end
+
+-- Writes the file with its permission, creating missing directories above it.
+local function write(d, client, path)
+  local content = d:get("content")
+  client:make_parents(path, d:get("directory_permission"))
+  client:write(path, content)
+  client:chmod(path, d:get("file_permission"))
+  record(d, client, path, content)
 end
 
 return tf.resource {
@@ -23,15 +34,28 @@ return tf.resource {
     },
     sha256 = tf.string { computed = true, description = "SHA-256 of the content, hex" },
     size = tf.number { computed = true, description = "Size of the content in bytes" },
+    file_permission = tf.string {
+      optional = true,
+      default = "0644",
+      validate = mode.validate,
+      state_func = mode.normal,
+      description = "Permission bits of the file, in octal; set exactly, whatever the umask",
+    },
+    directory_permission = tf.string {
+      optional = true,
+      default = "0755",
+      validate = mode.validate,
+      state_func = mode.normal,
+      description = "Permission bits of the directories created above the file when they are "
+        .. "missing (directories already there are left alone)",
+    },
   },
 
   create = function(d, client)
     local path = d:get("path")
-    local content = d:get("content")
-    client:write(path, content)
+    write(d, client, path)
     -- The id is the path as written in the configuration, which is also what import takes.
     d:set_id(path)
-    record(d, content)
   end,
 
   read = function(d, client)
@@ -43,13 +67,11 @@ return tf.resource {
     end
     -- After an import only the id is known; the path is the id.
     d:set("path", path)
-    record(d, content)
+    record(d, client, path, content)
   end,
 
   update = function(d, client)
-    local content = d:get("content")
-    client:write(d:get("path"), content)
-    record(d, content)
+    write(d, client, d:get("path"))
   end,
 
   delete = function(d, client)

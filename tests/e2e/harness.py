@@ -175,7 +175,8 @@ class Tofu:
 
     def run(self, *args: str, ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess:
         command = [str(self.binary), *args]
-        if args and args[0] not in ("version",) and "-no-color" not in args:
+        # "state" subcommands take no -no-color and print no colour anyway.
+        if args and args[0] not in ("version", "state") and "-no-color" not in args:
             command.insert(2, "-no-color")
         log_start = self.log.stat().st_size if self.log.exists() else 0
         result = subprocess.run(command, cwd=self.workdir, env=self.env(), text=True,

@@ -60,6 +60,7 @@ def test_a_created_object_is_stored_with_its_identity(tofu):
 
 def test_an_import_block_may_name_the_object_by_its_identity(tofu):
     (tofu.workdir / "existing.txt").write_text(CONTENT)
+    (tofu.workdir / "existing.txt").chmod(0o644)
     tofu.write(IMPORT_BY_IDENTITY)
 
     result = tofu.apply()
@@ -68,7 +69,8 @@ def test_an_import_block_may_name_the_object_by_its_identity(tofu):
     values = resources(tofu.state())["localfs_file.existing"]["values"]
     assert values == {"id": "existing.txt", "path": "existing.txt", "content": CONTENT,
                       "sha256": hashlib.sha256(CONTENT.encode()).hexdigest(),
-                      "size": len(CONTENT)}
+                      "size": len(CONTENT), "file_permission": "0644",
+                      "directory_permission": "0755"}
     assert stored_instances(tofu)["localfs_file.existing"]["identity"] == {"path": "existing.txt"}
     assert tofu.plan_exit_code() == 0
 

@@ -21,6 +21,7 @@ lua::ScriptSet localfs_scripts() {
   set.directory = dir;
   set.provider_script = dir / "provider.lua";
   set.resources["localfs_file"] = dir / "resource_file.lua";
+  set.resources["localfs_directory"] = dir / "resource_directory.lua";
   set.data_sources["localfs_file"] = dir / "data_source_file.lua";
   return set;
 }
@@ -40,6 +41,7 @@ TEST_CASE("the localfs provider loads without diagnostics") {
   CHECK(logic->schema().provider.block.find_attribute("root") != nullptr);
   CHECK(logic->has_update("localfs_file"));
   CHECK(logic->importable("localfs_file"));
+  CHECK(logic->has_update("localfs_directory"));
   CHECK(logic->schema().data_sources.count("localfs_file") == 1);
 }
 
@@ -52,13 +54,19 @@ TEST_CASE("localfs_file creates, reads, notices removal of, and deletes a file")
                                               {{"root", Value::string(scratch.path().string())}}))
                     .has_errors());
   Instance file(*logic, "localfs_file");
-  Value config =
-      file.object({{"path", Value::string("hello.txt")}, {"content", Value::string("hello\n")}});
+  // As planned: with the permissions' defaults or configured values.
+  Value config = file.object({{"path", Value::string("hello.txt")},
+                              {"content", Value::string("hello\n")},
+                              {"file_permission", Value::string("0600")},
+                              {"directory_permission", Value::string("0755")}});
 
   engine::ResourceData created(file.schema, file.null(), config, config);
   auto diags = logic->call(Operation::Create, "localfs_file", created);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   CHECK(slurp(scratch.path() / "hello.txt") == "hello\n");
+  CHECK((std::filesystem::status(scratch.path() / "hello.txt").permissions() &
+         std::filesystem::perms::mask) ==
+        (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
   Value state = created.result();
   CHECK(state.get_attribute("id") == Value::string("hello.txt"));
   CHECK(state.get_attribute("size") == Value::number(6));

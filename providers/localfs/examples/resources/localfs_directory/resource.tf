@@ -1,0 +1,4 @@
+resource "localfs_directory" "reports" {
+  path       = "reports/2026"
+  permission = "0750"
+}

@@ -1,0 +1,77 @@
+-- resource "localfs_directory": a directory and its permission. Deleting it removes only an
+-- empty directory: files put there by something else are never deleted with it.
+local tf = require("luaform")
+local mode = require("lib.mode")
+
+-- Records the directory's permission as it is on disk (drift shows up in the next plan), or
+-- marks it gone when no directory is there any more.
+local function record(d, client, path)
+  local found = client:stat(path)
+  if found == nil or found.type ~= "directory" then
+    d:set_id("")
+    return
+  end
+  d:set("path", path)
+  d:set("permission", found.mode)
+end
+
+return tf.resource {
+  description = "A directory on the local disk",
+  schema = {
+    path = tf.string {
+      required = true,
+      force_new = true,
+      description = "Path of the directory; relative paths start from the provider's root. "
+        .. "Missing parents are created with the same permission",
+    },
+    permission = tf.string {
+      optional = true,
+      default = "0755",
+      validate = mode.validate,
+      state_func = mode.normal,
+      description = "Permission bits of the directory, in octal; set exactly, whatever the umask",
+    },
+  },
+
+  create = function(d, client)
+    local path = d:get("path")
+    local found = client:stat(path)
+    if found ~= nil and found.type ~= "directory" then
+      error(client:resolve(path) .. " exists and is not a directory")
+    end
+    client:mkdir(path, d:get("permission"))
+    -- mkdir leaves a directory that was already there alone: the configured permission wins.
+    client:chmod(path, d:get("permission"))
+    d:set_id(path)
+    record(d, client, path)
+  end,
+
+  read = function(d, client)
+    record(d, client, d:id())
+  end,
+
+  update = function(d, client)
+    client:chmod(d:id(), d:get("permission"))
+    record(d, client, d:id())
+  end,
+
+  delete = function(d, client)
+    if client:stat(d:id()) ~= nil then
+      client:rmdir(d:id())
+    end
+  end,
+
+  identity = {
+    schema = {
+      path = tf.string { required_for_import = true, description = "Path of the directory" },
+    },
+  },
+
+  -- `tofu import` and import blocks give the path as the id, or as the identity's path.
+  import = function(d)
+    local identity = d:identity()
+    if identity then
+      d:set_id(identity.path)
+    end
+  end,
+}
