@@ -61,6 +61,14 @@ int get_ok(lua_State* L) {
   return 2;
 }
 
+// What get_ok cannot say: an empty string (or 0, false, {}) that was set is not null.
+int is_null(lua_State* L) {
+  ResourceData& d = self(L);
+  attribute_type(L, d, "is_null");
+  lua_pushboolean(L, d.get(lua_tostring(L, 2)).is_null() ? 1 : 0);
+  return 1;
+}
+
 int set(lua_State* L) {
   ResourceData& d = self(L);
   const std::string key = luaL_checkstring(L, 2);
@@ -295,6 +303,7 @@ void register_resource_data_type(lua_State* L) {
   static const luaL_Reg methods[] = {
       {"get", guarded<get>},
       {"get_ok", guarded<get_ok>},
+      {"is_null", guarded<is_null>},
       {"set", guarded<set>},
       {"id", guarded<id>},
       {"set_id", guarded<set_id>},

@@ -185,6 +185,24 @@ TEST_CASE("a plan function plans a computed value, but never changes a configure
         "test_file: plan of \"mode\" changed a configured value");
 }
 
+TEST_CASE("plan functions run in the schema's order, each seeing what the earlier ones planned") {
+  ModifierFixture f;
+  f.logic->planners["sha"] = [](const Value&, const Value&, const Value&) {
+    return std::optional<Value>(Value::string("f00d"));
+  };
+  // "mode" comes after "sha" in file_schema: the object it is given holds the sha just planned.
+  f.logic->planners["mode"] = [](const Value&, const Value&, const Value& planned) {
+    return std::optional<Value>(Value::string("after " + planned.get_attribute("sha").as_string()));
+  };
+  const Value created = f.stored()
+                            .with_attribute("id", Value::null(Type::string()))
+                            .with_attribute("sha", Value::null(Type::string()))
+                            .with_attribute("mode", Value::null(Type::string()));
+  const PlanResponse resp = f.plan(Value::null(f.type), created);
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.planned_state, f.type).get_attribute("mode") == Value::string("after f00d"));
+}
+
 TEST_CASE("a plan function inside a list block plans each element from that element") {
   auto logic = std::make_shared<ScriptedLogic>();
   Schema s = file_schema();

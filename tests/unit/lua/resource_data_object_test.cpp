@@ -125,6 +125,26 @@ end)");
   CHECK(seen(d) == "name=false: size=true:4 on=false:false lines=true:1 tags=false:0");
 }
 
+TEST_CASE("is_null tells an unset value from a zero value that was set") {
+  Thing t(R"(return function(d)
+  local out = {}
+  for _, k in ipairs({ "name", "size", "on", "lines", "tags" }) do
+    out[#out + 1] = k .. "=" .. tostring(d:is_null(k))
+  end
+  d:set("seen", table.concat(out, " "))
+  d:set_id("1")
+end)");
+  const Instance& i = *t.instance;
+  Value config = i.object({
+      {"name", Value::string("")},
+      {"on", Value::boolean(false)},
+      {"lines", Value::list(Type::string(), {})},
+  });
+  engine::ResourceData d(i.schema, i.null(), config, config);
+  REQUIRE_FALSE(t.run(Operation::Create, d).has_errors());
+  CHECK(seen(d) == "name=false size=true on=false lines=false tags=true");
+}
+
 TEST_CASE("set converts Lua values to the attribute's type") {
   Thing t(R"(return function(d)
   d:set("name", 42)
