@@ -10,7 +10,7 @@ terraform {
 
 variable "directory" {
   type        = string
-  description = "Existing directory the files are written to (the provider cannot create directories)"
+  description = "Directory the files are written to (created when missing)"
   default     = "out"
 }
 

@@ -50,7 +50,9 @@ def test_docs_pages_carry_descriptions_examples_and_the_schema(localfs_dir, tmp_
     assert "## Example Usage\n\n```terraform\n" + example in page
     assert "### Required\n\n- `path` (String) Path of the file" in page
     assert "Changing it replaces the resource." in page
-    assert "- `content` (String) The file's whole content. Defaults to `\"\"`." in page
+    assert "- `file_permission` (String) Permission bits of the file, in octal; set exactly, " \
+        "whatever the umask. Defaults to `\"0644\"`." in page
+    assert "- `sensitive_content` (String, Sensitive) " in page
     assert "### Read-Only\n\n- `id` (String)" in page
 
     function = (tmp_path / "functions" / "lines.md").read_text()

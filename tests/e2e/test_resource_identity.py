@@ -70,7 +70,8 @@ def test_an_import_block_may_name_the_object_by_its_identity(tofu):
     assert values == {"id": "existing.txt", "path": "existing.txt", "content": CONTENT,
                       "sha256": hashlib.sha256(CONTENT.encode()).hexdigest(),
                       "size": len(CONTENT), "file_permission": "0644",
-                      "directory_permission": "0755"}
+                      "directory_permission": "0755", "content_base64": None,
+                      "sensitive_content": None, "source": None}
     assert stored_instances(tofu)["localfs_file.existing"]["identity"] == {"path": "existing.txt"}
     assert tofu.plan_exit_code() == 0
 

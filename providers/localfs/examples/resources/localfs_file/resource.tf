@@ -10,3 +10,14 @@ resource "localfs_file" "key" {
   file_permission      = "0600"
   directory_permission = "0700"
 }
+
+# Bytes that are not text, and a file copied (again whenever it changes).
+resource "localfs_file" "logo" {
+  path           = "static/logo.png"
+  content_base64 = filebase64("${path.module}/logo.png")
+}
+
+resource "localfs_file" "nginx" {
+  path   = "conf/nginx.conf"
+  source = "templates/nginx.conf"
+}
