@@ -110,8 +110,8 @@ say "tofu output"
 
 if [[ "$name" == localfs ]]; then
   say "Files written by the provider"
-  for f in out/greeting.txt out/inventory.txt; do
-    echo "--- $f"
+  for f in out/greeting.txt out/inventory.txt out/reports/summary.txt; do
+    echo "--- $f ($(stat -c %A "$f"))"
     cat "$f"
   done
 fi

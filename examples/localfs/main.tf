@@ -1,5 +1,5 @@
-# A small tour of the localfs provider: two files written under one directory, one of them
-# read back through the data source. examples/run-demo.sh runs it in a scratch copy.
+# A small tour of the localfs provider: files written under one directory, one of them read
+# back through the data source, and a directory of its own with a private file in it. examples/run-demo.sh runs it in a scratch copy.
 terraform {
   required_providers {
     localfs = {
@@ -38,6 +38,20 @@ resource "localfs_file" "inventory" {
   EOT
 }
 
+# A directory with its own mode, and a file in it that only its owner and group may read. Its
+# content counts the inventory's lines with the provider's function, so it is known (with its
+# sha256) already in the plan.
+resource "localfs_directory" "reports" {
+  path       = "reports"
+  permission = "0750"
+}
+
+resource "localfs_file" "summary" {
+  path            = "${localfs_directory.reports.path}/summary.txt"
+  content         = "${length(provider::localfs::lines(localfs_file.inventory.content))} hosts\n"
+  file_permission = "0640"
+}
+
 # Read back through the data source; depends_on waits for the resource to write the file.
 data "localfs_file" "inventory" {
   path       = localfs_file.inventory.path
@@ -69,4 +83,8 @@ output "inventory_hosts_planned" {
 output "inventory_matches" {
   description = "The data source saw exactly what the resource wrote"
   value       = data.localfs_file.inventory.sha256 == localfs_file.inventory.sha256
+}
+
+output "summary_sha256" {
+  value = localfs_file.summary.sha256
 }
