@@ -1,5 +1,6 @@
 """The localfs_file data source: read at plan time when its configuration is known, at apply
 time when it depends on something not created yet."""
+import base64
 import hashlib
 
 from harness import planned_actions, required_providers, squash
@@ -87,3 +88,20 @@ def test_data_source_for_a_missing_file_is_an_error_diagnostic(tofu):
     assert "Error:" in stderr
     assert "file not found" in stderr
     assert "list.txt" in stderr
+
+
+def test_data_source_gives_bytes_that_are_not_text_as_base64_only(tofu):
+    data = bytes([0x00, 0xC3, 0x28, 0xFF])  # 0xC3 0x28 is not UTF-8
+    (tofu.workdir / "list.txt").write_bytes(data)
+    tofu.write(CONFIG + """
+output "content_base64" {
+  value = data.localfs_file.list.content_base64
+}
+""")
+    tofu.apply()
+
+    outputs = tofu.outputs()
+    assert outputs["content_base64"] == base64.b64encode(data).decode()
+    assert outputs["sha256"] == hashlib.sha256(data).hexdigest()
+    assert outputs["size"] == len(data)
+    assert "content" not in outputs and "lines" not in outputs  # null outputs are left out
