@@ -168,8 +168,13 @@ Written in Lua on luaform. Try it with OpenTofu (or Terraform: `terraform apply`
 - `resource_item.lua` keeps its data in Terraform's state only: replace the marked lines with
   calls to your API, and rename it (`resource_X.lua` is resource `NAME_X`).
 
-`terraform-provider-NAME` is a link to the luaform host; for a release, copy the host binary
-under that name instead.
+`terraform-provider-NAME` is a link to the luaform host. For a release zip with its SHA256SUMS
+(the layout registries and filesystem mirrors read):
+
+    cmake -DHOST=terraform-provider-NAME -DPROVIDER_DIR=. -DVERSION=0.1.0 -DOUT=dist \
+          -P /usr/share/luaform/package_provider.cmake
+
+(the script is `host/packaging/package_provider.cmake` in luaform's source tree).
 )~"},
   };
   return files;

@@ -1,0 +1,104 @@
+# Turns a provider directory into a release, in the layout registries and filesystem mirrors
+# read:
+#
+#   OUT/terraform-provider-NAME_VERSION_OS_ARCH.zip   the host as terraform-provider-NAME_vVERSION,
+#                                                     with the provider's Lua scripts beside it
+#   OUT/terraform-provider-NAME_VERSION_SHA256SUMS    "<sha256>  <zip>", as `sha256sum` writes it
+#
+# Run as a script:
+#   cmake -DHOST=build/host/luaform -DPROVIDER_DIR=providers/NAME -DVERSION=1.2.3 \
+#         [-DNAME=NAME] [-DOUT=dist] [-DOS_ARCH=linux_amd64] -P host/packaging/package_provider.cmake
+#
+# The zip holds the top-level *.lua files and the *.lua files of subdirectories (lib/ and the
+# like), not docs/, examples/ or a try/ directory, which are for people, not for the host. The
+# Lua SDK is built into the host, so nothing else is needed at run time.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(required HOST PROVIDER_DIR VERSION)
+  if(NOT DEFINED ${required} OR "${${required}}" STREQUAL "")
+    message(FATAL_ERROR "package_provider: -D${required}=... is required (see the top of "
+                        "${CMAKE_CURRENT_LIST_FILE})")
+  endif()
+endforeach()
+if(NOT VERSION MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.-]+)?$")
+  message(FATAL_ERROR "package_provider: VERSION \"${VERSION}\" is not a version such as 1.2.3")
+endif()
+get_filename_component(PROVIDER_DIR "${PROVIDER_DIR}" ABSOLUTE)
+get_filename_component(HOST "${HOST}" ABSOLUTE)
+if(NOT EXISTS "${PROVIDER_DIR}/provider.lua")
+  message(FATAL_ERROR "package_provider: ${PROVIDER_DIR} has no provider.lua")
+endif()
+if(NOT EXISTS "${HOST}" OR IS_DIRECTORY "${HOST}")
+  message(FATAL_ERROR "package_provider: the host binary ${HOST} does not exist")
+endif()
+if(NOT DEFINED NAME OR NAME STREQUAL "")
+  get_filename_component(NAME "${PROVIDER_DIR}" NAME)
+endif()
+if(NOT NAME MATCHES "^[a-z][a-z0-9]*$")
+  message(FATAL_ERROR "package_provider: NAME \"${NAME}\" is not a provider name (lowercase "
+                      "letters and digits)")
+endif()
+if(NOT DEFINED OUT OR OUT STREQUAL "")
+  set(OUT "dist")
+endif()
+get_filename_component(OUT "${OUT}" ABSOLUTE)
+if(NOT DEFINED OS_ARCH OR OS_ARCH STREQUAL "")
+  # The target of the machine that builds; a release for another one needs a host built there.
+  cmake_host_system_information(RESULT machine QUERY OS_PLATFORM)
+  if(machine MATCHES "^(x86_64|amd64|AMD64)$")
+    set(OS_ARCH "linux_amd64")
+  elseif(machine MATCHES "^(aarch64|arm64)$")
+    set(OS_ARCH "linux_arm64")
+  else()
+    message(FATAL_ERROR "package_provider: no Terraform target name for ${machine}; pass -DOS_ARCH")
+  endif()
+endif()
+
+set(release "terraform-provider-${NAME}_${VERSION}")
+set(stage "${OUT}/.stage-${NAME}")
+file(REMOVE_RECURSE "${stage}")
+file(MAKE_DIRECTORY "${stage}")
+
+# The scripts, with their directories.
+file(GLOB_RECURSE scripts RELATIVE "${PROVIDER_DIR}" "${PROVIDER_DIR}/*.lua")
+set(entries "")
+foreach(script IN LISTS scripts)
+  if(script MATCHES "^(docs|examples|try)/")
+    continue()
+  endif()
+  get_filename_component(subdir "${script}" DIRECTORY)
+  file(COPY "${PROVIDER_DIR}/${script}" DESTINATION "${stage}/${subdir}")
+  list(APPEND entries "${script}")
+endforeach()
+
+# The host under the name the CLI looks for in a release: terraform-provider-NAME_vVERSION.
+set(binary "terraform-provider-${NAME}_v${VERSION}")
+file(COPY_FILE "${HOST}" "${stage}/${binary}")
+file(CHMOD "${stage}/${binary}" FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+list(APPEND entries "${binary}")
+list(SORT entries)
+
+# What goes into the zip must load on its own: the renamed host checks the staged scripts.
+execute_process(COMMAND "${stage}/${binary}" --check RESULT_VARIABLE checked
+                OUTPUT_VARIABLE check_output ERROR_VARIABLE check_output)
+if(NOT checked EQUAL 0)
+  message(FATAL_ERROR "package_provider: the staged provider does not pass --check:\n"
+                      "${check_output}")
+endif()
+
+set(zip "${release}_${OS_ARCH}.zip")
+file(MAKE_DIRECTORY "${OUT}")
+file(REMOVE "${OUT}/${zip}")
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -E tar cf "${OUT}/${zip}" --format=zip
+          -- ${entries}
+  WORKING_DIRECTORY "${stage}" RESULT_VARIABLE zipped)
+if(NOT zipped EQUAL 0)
+  message(FATAL_ERROR "package_provider: writing ${OUT}/${zip} failed")
+endif()
+file(REMOVE_RECURSE "${stage}")
+
+file(SHA256 "${OUT}/${zip}" digest)
+file(WRITE "${OUT}/${release}_SHA256SUMS" "${digest}  ${zip}\n")
+message(STATUS "package_provider: wrote ${OUT}/${zip} and ${release}_SHA256SUMS")

@@ -1,0 +1,145 @@
+"""Releases: host/packaging/package_provider.cmake turns a provider directory into
+terraform-provider-NAME_VERSION_OS_ARCH.zip with its SHA256SUMS, which the real CLI installs
+from a filesystem mirror in the packed layout; CPack builds a Debian package of the host whose
+Depends line names the runtime libraries."""
+import hashlib
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from harness import REPO, Tofu, os_arch, required_providers, resources, write_mirror_config
+
+PACKAGER = REPO / "host/packaging/package_provider.cmake"
+VERSION = "0.3.0"
+
+
+def package(host: Path, provider_dir: Path, out: Path, version: str = VERSION,
+            ok: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run(["cmake", f"-DHOST={host}", f"-DPROVIDER_DIR={provider_dir}",
+                             f"-DVERSION={version}", f"-DOUT={out}", "-P", str(PACKAGER)],
+                            capture_output=True, text=True, check=False)
+    if ok:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory, host_binary) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    package(host_binary, REPO / "providers/localfs", out)
+    return out
+
+
+def test_the_release_holds_the_renamed_host_and_the_scripts_with_their_digest(release):
+    zip_name = f"terraform-provider-localfs_{VERSION}_{os_arch()}.zip"
+    sums = (release / f"terraform-provider-localfs_{VERSION}_SHA256SUMS").read_text()
+    digest = hashlib.sha256((release / zip_name).read_bytes()).hexdigest()
+    assert sums == f"{digest}  {zip_name}\n"
+
+    with zipfile.ZipFile(release / zip_name) as archive:
+        names = set(archive.namelist())
+        binary = archive.getinfo(f"terraform-provider-localfs_v{VERSION}")
+    assert {"provider.lua", "resource_file.lua", "lib/content.lua"} <= names
+    assert not any(n.startswith(("docs/", "examples/")) or n.endswith(".md") for n in names)
+    assert (binary.external_attr >> 16) & 0o111 == 0o111  # executable once unpacked
+
+
+def test_the_cli_installs_the_release_from_a_packed_mirror_and_applies(release, tmp_path,
+                                                                       tofu_binary, protocol):
+    # The packed layout: HOSTNAME/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_TARGET.zip
+    mirror = tmp_path / "mirror"
+    target = mirror / "registry.opentofu.org/luaform/localfs"
+    target.mkdir(parents=True)
+    shutil.copy2(release / f"terraform-provider-localfs_{VERSION}_{os_arch()}.zip", target)
+    tofu = Tofu(tofu_binary, tmp_path / "work", write_mirror_config(tmp_path / "m.tfrc", mirror),
+                protocol)
+    tofu.write(required_providers("localfs", version=f"= {VERSION}") + """
+resource "localfs_file" "released" {
+  path           = "released.bin"
+  content_base64 = "AAEC"
+}
+""")
+
+    tofu.run("init", "-input=false")
+    assert f'version     = "{VERSION}"' in (tofu.workdir / ".terraform.lock.hcl").read_text()
+    tofu.apply()
+    assert (tofu.workdir / "released.bin").read_bytes() == b"\x00\x01\x02"
+    assert resources(tofu.state())["localfs_file.released"]["values"]["size"] == 3
+    assert tofu.plan_exit_code() == 0
+    assert tofu.uses_protocol() == tofu.protocol
+
+
+def test_packaging_refuses_a_bad_version_and_scripts_that_do_not_load(tmp_path, host_binary):
+    result = package(host_binary, REPO / "providers/localfs", tmp_path, version="v1", ok=False)
+    assert result.returncode != 0
+    assert 'VERSION "v1" is not a version such as 1.2.3' in result.stderr
+
+    broken = tmp_path / "broken"
+    shutil.copytree(REPO / "providers/localfs", broken)
+    (broken / "resource_file.lua").write_text("return tf.resource {\n  schema = \n")
+    result = package(host_binary, broken, tmp_path / "out", ok=False)
+    assert result.returncode != 0
+    assert "does not pass --check" in result.stderr
+    assert "resource_file.lua:" in result.stderr
+    assert not (tmp_path / "out" / f"terraform-provider-broken_{VERSION}_SHA256SUMS").exists()
+
+
+def test_the_debian_package_holds_the_host_and_depends_on_what_it_links(tmp_path, host_binary):
+    build_dir = host_binary.parent.parent
+    if not (build_dir / "CPackConfig.cmake").exists():
+        pytest.fail(f"{build_dir} has no CPackConfig.cmake: LUAFORM_HOST must be the host of a "
+                    "CMake build directory of this tree (cmake -S . -B BUILD && cmake --build "
+                    "BUILD)")
+    result = subprocess.run(["cpack", "-G", "DEB", "-B", str(tmp_path)], cwd=build_dir,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    debs = list(tmp_path.glob("luaform_*.deb"))
+    assert len(debs) == 1, result.stdout
+
+    depends = subprocess.run(["dpkg-deb", "-f", str(debs[0]), "Depends"], capture_output=True,
+                             text=True, check=True).stdout
+    for library in ("liblua5.4-0", "libgrpc++", "libprotobuf", "libcurl4"):
+        assert library in depends
+    # Every dependency is installed here at a version the package accepts, so it installs.
+    for entry in depends.strip().split(", "):
+        match = re.fullmatch(r"(\S+)(?: \(>= (\S+)\))?", entry.split(" | ")[0])
+        assert match, entry
+        name, minimum = match.groups()
+        installed = subprocess.run(["dpkg-query", "-W", "-f=${Version}", name],
+                                   capture_output=True, text=True, check=False).stdout
+        assert installed, f"{name} is not installed"
+        if minimum:
+            subprocess.run(["dpkg", "--compare-versions", installed, "ge", minimum], check=True)
+
+    root = tmp_path / "root"
+    subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
+    version = subprocess.run([str(root / "usr/bin/luaform"), "--version"], capture_output=True,
+                             text=True, check=True).stdout
+    project_version = re.search(r"project\(luaform VERSION (\S+)",
+                                (REPO / "CMakeLists.txt").read_text()).group(1)
+    assert project_version in version
+    assert (root / "usr/share/doc/luaform/authoring-guide.md").exists()
+    assert (root / "usr/share/luaform/package_provider.cmake").read_text() == \
+        PACKAGER.read_text()
+
+
+def test_a_scaffolded_provider_is_packaged_through_its_link_to_the_host(tmp_path, host_binary):
+    subprocess.run([str(host_binary), "--scaffold", "widgets", str(tmp_path / "widgets")],
+                   capture_output=True, text=True, check=True)
+    link = tmp_path / "widgets/terraform-provider-widgets"
+    assert link.is_symlink()
+    # The command the scaffold's README gives, with the packager from this tree.
+    assert "-P /usr/share/luaform/package_provider.cmake" in \
+        (tmp_path / "widgets/README.md").read_text()
+    package(link, tmp_path / "widgets", tmp_path / "dist", version="0.1.0")
+
+    with zipfile.ZipFile(tmp_path / f"dist/terraform-provider-widgets_0.1.0_{os_arch()}.zip") \
+            as archive:
+        binary = archive.read("terraform-provider-widgets_v0.1.0")
+        names = archive.namelist()
+    assert binary == host_binary.read_bytes()  # the host itself, not a link
+    assert "provider.lua" in names and not any(n.startswith("try/") for n in names)
