@@ -1,6 +1,7 @@
 -- resource "localfs_directory": a directory and its permission. Deleting it removes only an
 -- empty directory: files put there by something else are never deleted with it.
 local tf = require("luaform")
+local by_path = require("lib.by_path")
 local mode = require("lib.mode")
 
 -- Records the directory's permission as it is on disk (drift shows up in the next plan), or
@@ -61,17 +62,7 @@ return tf.resource {
     end
   end,
 
-  identity = {
-    schema = {
-      path = tf.string { required_for_import = true, description = "Path of the directory" },
-    },
-  },
-
-  -- `tofu import` and import blocks give the path as the id, or as the identity's path.
-  import = function(d)
-    local identity = d:identity()
-    if identity then
-      d:set_id(identity.path)
-    end
-  end,
+  -- The path is the id and the identity: import takes it either way.
+  identity = by_path.identity("Path of the directory"),
+  import = by_path.import,
 }

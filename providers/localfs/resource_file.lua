@@ -1,6 +1,7 @@
 -- resource "localfs_file": a file whose whole content Terraform manages.
 local tf = require("luaform")
 local content = require("lib.content")
+local by_path = require("lib.by_path")
 local mode = require("lib.mode")
 
 -- Records what is on disk now, so a change made outside Terraform shows up as drift: the bytes
@@ -159,20 +160,7 @@ return tf.resource {
     client:remove(d:get("path"))
   end,
 
-  -- The path names the file for life (changing it replaces the resource), so it is the
-  -- identity: the CLI stores it with the state, and an import block may give
-  -- identity = { path = "..." } instead of an id.
-  identity = {
-    schema = {
-      path = tf.string { required_for_import = true, description = "Path of the file" },
-    },
-  },
-
-  -- `tofu import` and import blocks give the path as the id, or as the identity's path.
-  import = function(d)
-    local identity = d:identity()
-    if identity then
-      d:set_id(identity.path)
-    end
-  end,
+  -- The path is the id and the identity: import takes it either way.
+  identity = by_path.identity("Path of the file"),
+  import = by_path.import,
 }

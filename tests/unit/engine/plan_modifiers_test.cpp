@@ -36,6 +36,13 @@ struct ModifierFixture {
                                 {"sha", Value::string("abc")},
                                 {"mode", Value::string("0644")}});
   }
+  // A new object as the configuration proposes it: the computed values not known yet.
+  Value proposed_new() const {
+    return stored()
+        .with_attribute("id", Value::null(Type::string()))
+        .with_attribute("sha", Value::null(Type::string()))
+        .with_attribute("mode", Value::null(Type::string()));
+  }
   PlanResponse plan(const Value& prior, const Value& proposed) const {
     const Value config = proposed.with_attribute("id", Value::null(Type::string()))
                              .with_attribute("sha", Value::null(Type::string()))
@@ -166,10 +173,7 @@ TEST_CASE("a plan function plans a computed value, but never changes a configure
   f.logic->planners["sha"] = [](const Value&, const Value&, const Value&) {
     return std::optional<Value>();  // keeps what the plan had
   };
-  const Value created = f.stored()
-                            .with_attribute("id", Value::null(Type::string()))
-                            .with_attribute("sha", Value::null(Type::string()))
-                            .with_attribute("mode", Value::null(Type::string()));
+  const Value created = f.proposed_new();
   const PlanResponse resp = f.plan(Value::null(f.type), created);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   const Value planned = unwire(resp.planned_state, f.type);
@@ -194,10 +198,7 @@ TEST_CASE("plan functions run in the schema's order, each seeing what the earlie
   f.logic->planners["mode"] = [](const Value&, const Value&, const Value& planned) {
     return std::optional<Value>(Value::string("after " + planned.get_attribute("sha").as_string()));
   };
-  const Value created = f.stored()
-                            .with_attribute("id", Value::null(Type::string()))
-                            .with_attribute("sha", Value::null(Type::string()))
-                            .with_attribute("mode", Value::null(Type::string()));
+  const Value created = f.proposed_new();
   const PlanResponse resp = f.plan(Value::null(f.type), created);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   CHECK(unwire(resp.planned_state, f.type).get_attribute("mode") == Value::string("after f00d"));
