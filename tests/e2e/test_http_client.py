@@ -1,8 +1,8 @@
 """tf.http, the HTTP client scripts get, through a provider (tests/e2e/providers/web) driven by
 the real CLI against a real HTTP server on loopback (tests/e2e/object_api.py): JSON bodies,
 bearer auth, retries on 429/5xx honouring Retry-After, errors that name the script line, the
-status and the body, timeouts that end a stalled request, pagination, TLS, and no state lost
-when the service fails."""
+status and the body, timeouts that end a stalled request, pagination, TLS (with client
+certificates), proxies from the environment, and no state lost when the service fails."""
 import re
 import signal
 import subprocess
@@ -13,6 +13,7 @@ import time
 import pytest
 
 from harness import TofuError, planned_actions, required_providers, resources, squash
+from forward_proxy import ForwardProxy
 from object_api import ObjectApi, Served
 
 TOKEN = "s3cret-token-4417"
@@ -170,17 +171,49 @@ output "names" {
     assert len({p.connection for p in pages[:3]}) == 1  # the client kept its connection
 
 
+def self_signed(directory, name: str, subject: str, alt_name: str) -> tuple:
+    """A key and a self-signed certificate (its own CA) in PEM files."""
+    key, cert = directory / f"{name}-key.pem", directory / f"{name}-cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", subject, "-addext", f"subjectAltName={alt_name}",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return key, cert
+
+
 @pytest.fixture
 def tls_api(tmp_path):
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    key, cert = self_signed(tmp_path, "server", "/CN=127.0.0.1", "IP:127.0.0.1")
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     served = Served(ObjectApi(token=TOKEN), tls=context)
     yield served, cert
     served.stop()
+
+
+@pytest.fixture
+def mutual_tls_api(tmp_path):
+    """An HTTPS API that takes only clients with the certificate it trusts."""
+    key, cert = self_signed(tmp_path, "server", "/CN=127.0.0.1", "IP:127.0.0.1")
+    client_key, client_cert = self_signed(tmp_path, "client", "/CN=luaform-e2e-client",
+                                          "DNS:luaform-e2e-client")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    context.verify_mode = ssl.CERT_REQUIRED
+    context.load_verify_locations(client_cert)
+    served = Served(ObjectApi(token=TOKEN), tls=context)
+    yield served, cert, client_cert, client_key
+    served.stop()
+
+
+@pytest.fixture
+def proxy(monkeypatch):
+    """A forward proxy, with the proxy variables of the test's own environment cleared."""
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
+                 "ALL_PROXY", "no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    forwarding = ForwardProxy()
+    yield forwarding
+    forwarding.stop()
 
 
 def test_https_trusts_the_given_ca_and_refuses_an_unknown_one(web, tls_api):
@@ -197,6 +230,38 @@ def test_https_trusts_the_given_ca_and_refuses_an_unknown_one(web, tls_api):
 
     web.write(config(served.url, ALPHA, provider="insecure = true"))
     assert web.plan_exit_code() == 0
+
+
+def test_a_server_that_asks_for_a_client_certificate_gets_the_configured_one(
+        web, mutual_tls_api):
+    served, ca, client_cert, client_key = mutual_tls_api
+    web.write(config(served.url, ALPHA, provider=f'ca_file = "{ca}"\n  retries = 0'))
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    # How the refusal reads depends on when the server hangs up (a TLS alert, or a closed
+    # connection); either way the request is named and nothing was created.
+    assert "POST " + served.url + "/objects" in squash(result.stderr)
+    assert served.api.objects == {}
+
+    web.write(config(served.url, ALPHA, provider=f"""ca_file     = "{ca}"
+  client_cert = "{client_cert}"
+  client_key  = "{client_key}"
+"""))
+    web.apply()
+    assert list(served.api.objects) == ["1"]
+    assert web.plan_exit_code() == 0
+
+
+def test_requests_go_through_the_proxy_the_environment_names_unless_no_proxy(web, api, proxy):
+    web.extra_env["http_proxy"] = proxy.url
+    web.write(config(api.url, ALPHA))
+    web.apply()
+    assert list(api.api.objects) == ["1"]
+    assert ("POST", f"{api.url}/objects") in proxy.forwarded
+    through_proxy = len(proxy.forwarded)
+
+    web.extra_env["no_proxy"] = "127.0.0.1"
+    assert web.plan_exit_code() == 0  # the refresh reached the API...
+    assert len(proxy.forwarded) == through_proxy  # ...straight, not through the proxy
 
 
 JOB = """

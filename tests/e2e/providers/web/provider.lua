@@ -10,6 +10,8 @@ return tf.provider {
     retries = tf.number { optional = true },
     timeout = tf.string { optional = true },
     ca_file = tf.string { optional = true },
+    client_cert = tf.string { optional = true },
+    client_key = tf.string { optional = true },
     insecure = tf.bool { optional = true },
   },
   configure = function(config)
@@ -23,6 +25,8 @@ return tf.provider {
       retry_wait_max = "5s",
       timeout = config.timeout,
       ca_file = config.ca_file,
+      client_cert = config.client_cert,
+      client_key = config.client_key,
       insecure = config.insecure,
     }
   end,
