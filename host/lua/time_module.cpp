@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "host/engine/duration.h"
+#include "host/engine/timestamp.h"
 #include "host/lua/guarded.h"
 #include "host/lua/sandbox.h"
 
@@ -72,6 +73,56 @@ int format(lua_State* L) {
   return 1;
 }
 
+// "2026-11-24T19:29:13Z" (any offset) -> seconds since 1970 in UTC: an integer when the text
+// has no fraction.
+int parse_rfc3339(lua_State* L) {
+  const std::string text = luaL_checkstring(L, 1);
+  const auto parsed = engine::parse_rfc3339(text);
+  if (!parsed) {
+    throw std::runtime_error("parse_rfc3339: \"" + text +
+                             "\" is not an RFC 3339 timestamp such as \"2026-11-24T19:29:13Z\" "
+                             "or \"2026-11-24T20:29:13.5+01:00\"");
+  }
+  if (parsed->nanos == 0) {
+    lua_pushinteger(L, static_cast<lua_Integer>(parsed->seconds));
+  } else {
+    lua_pushnumber(L, static_cast<double>(parsed->seconds) + parsed->nanos / 1e9);
+  }
+  return 1;
+}
+
+// Seconds since 1970 (default: now, by the wall clock) -> "2026-11-24T19:29:13Z".
+int rfc3339(lua_State* L) {
+  engine::Timestamp t;
+  if (lua_isnoneornil(L, 1)) {
+    const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+    const auto whole = std::chrono::floor<std::chrono::seconds>(since_epoch);
+    t = {whole.count(),
+         static_cast<int32_t>(
+             std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch - whole).count())};
+  } else if (lua_isinteger(L, 1)) {
+    t = {static_cast<int64_t>(lua_tointeger(L, 1)), 0};
+  } else {
+    const double seconds = luaL_checknumber(L, 1);
+    if (!std::isfinite(seconds) || std::abs(seconds) > 1e12) {
+      throw std::runtime_error("rfc3339: the time must be a finite number of seconds since 1970");
+    }
+    // A double holds such a time to about a microsecond: round there, not to noise.
+    const double whole = std::floor(seconds);
+    auto micros = std::llround((seconds - whole) * 1e6);
+    t = {static_cast<int64_t>(whole), 0};
+    if (micros == 1'000'000) {
+      ++t.seconds;
+      micros = 0;
+    }
+    t.nanos = static_cast<int32_t>(micros * 1000);
+  }
+  const auto text = engine::format_rfc3339(t);
+  if (!text) throw std::runtime_error("rfc3339: the time is outside the years 0000 to 9999");
+  lua_pushstring(L, text->c_str());
+  return 1;
+}
+
 }  // namespace
 
 int open_time_module(lua_State* L) {
@@ -79,6 +130,8 @@ int open_time_module(lua_State* L) {
                                 {"now", guarded<now>},
                                 {"seconds", guarded<seconds>},
                                 {"format", guarded<format>},
+                                {"parse_rfc3339", guarded<parse_rfc3339>},
+                                {"rfc3339", guarded<rfc3339>},
                                 {nullptr, nullptr}};
   luaL_newlib(L, functions);
   return 1;

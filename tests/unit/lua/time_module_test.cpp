@@ -23,6 +23,21 @@ TEST_CASE("durations read as seconds and print the way Terraform prints them") {
                  "return tf.time.now() - t >= 0.05 end)()") == "true");
 }
 
+TEST_CASE("RFC 3339 timestamps read as seconds since 1970 and print in UTC") {
+  CHECK(evaluate("tf.time.parse_rfc3339('2026-11-24T20:29:13+01:00')") == "1795548553");
+  CHECK(evaluate("math.type(tf.time.parse_rfc3339('2026-11-24T19:29:13Z'))") == "integer");
+  CHECK(evaluate("tf.time.parse_rfc3339('1970-01-01T00:00:01.5Z')") == "1.5");
+  CHECK(evaluate("tf.time.parse_rfc3339('2026-02-30T00:00:00Z')")
+            .find("\"2026-02-30T00:00:00Z\" is not an RFC 3339 timestamp") != std::string::npos);
+  CHECK(evaluate("tf.time.rfc3339(1795548553)") == "2026-11-24T19:29:13Z");
+  CHECK(evaluate("tf.time.rfc3339(1795548553.25)") == "2026-11-24T19:29:13.25Z");
+  CHECK(evaluate("tf.time.rfc3339(tf.time.parse_rfc3339('2026-11-24T14:29:13.125-05:00'))") ==
+        "2026-11-24T19:29:13.125Z");
+  // Without an argument: now, by the wall clock, which os.time also reads.
+  CHECK(evaluate("math.abs(tf.time.parse_rfc3339(tf.time.rfc3339()) - os.time()) <= 2") == "true");
+  CHECK(evaluate("tf.time.rfc3339(1e13)").find("finite number of seconds") != std::string::npos);
+}
+
 namespace {
 
 // A resource whose create sleeps for an hour: only a stop or its timeout can end it.
