@@ -117,7 +117,9 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-TEST_CASE("serve negotiates 6, announces an AutoMTLS socket and exits 0 on Shutdown") {
+TEST_CASE(
+    "serve negotiates 6, announces an AutoMTLS socket that refuses any other client, and exits "
+    "0 on Shutdown") {
   std::string error;
   auto client = generate_certificate(error);
   REQUIRE(client);
@@ -127,10 +129,16 @@ TEST_CASE("serve negotiates 6, announces an AutoMTLS socket and exits 0 on Shutd
   ScopedEnv only("LUAFORM_PROTOCOL", nullptr);
   ScopedEnv dir("PLUGIN_UNIX_SOCKET_DIR", nullptr);
 
+  // A process of the same user that is not the CLI: it can reach the socket, but has another
+  // certificate, none, or no TLS at all.
+  auto intruder = generate_certificate(error);
+  REQUIRE(intruder);
+
   std::optional<std::string> line;
   std::string all_stdout;
   int exit_code = -1;
   grpc::Status schema_status, shutdown_status;
+  std::vector<grpc::Status> refused;
   tfplugin6::GetProviderSchema::Response schema;
   {
     CapturedStdout out;
@@ -140,8 +148,17 @@ TEST_CASE("serve negotiates 6, announces an AutoMTLS socket and exits 0 on Shutd
     if (line) {
       auto fields = split(*line, '|');
       if (fields.size() == 6) {
-        auto channel = testing::tls_channel(
-            fields[3], {der_base64_to_pem(fields[5]), client->cert_pem, client->key_pem});
+        const std::string server_pem = der_base64_to_pem(fields[5]);
+        for (const auto& channel :
+             {testing::tls_channel(fields[3], {server_pem, intruder->cert_pem, intruder->key_pem}),
+              testing::tls_channel(fields[3], {server_pem, "", ""}),
+              testing::plaintext_channel(fields[3])}) {
+          tfplugin6::GetProviderSchema::Response ignored;
+          refused.push_back(tfplugin6::Provider::NewStub(channel)->GetProviderSchema(
+              testing::context(2).get(), {}, &ignored));
+        }
+        auto channel =
+            testing::tls_channel(fields[3], {server_pem, client->cert_pem, client->key_pem});
         schema_status = tfplugin6::Provider::NewStub(channel)->GetProviderSchema(
             testing::context().get(), {}, &schema);
         plugin::Empty empty;
@@ -166,6 +183,11 @@ TEST_CASE("serve negotiates 6, announces an AutoMTLS socket and exits 0 on Shutd
   CHECK(fields[4] == "grpc");
   CHECK(fields[5].size() > 50);
   CHECK(fields[5].find('=') == std::string::npos);
+  // AutoMTLS: only the holder of the certificate the CLI passed in PLUGIN_CLIENT_CERT gets in.
+  REQUIRE(refused.size() == 3);
+  for (const auto& status : refused) {
+    CHECK_MESSAGE(status.error_code() == grpc::StatusCode::UNAVAILABLE, status.error_message());
+  }
   CHECK_MESSAGE(schema_status.ok(), schema_status.error_message());
   CHECK(schema.resource_schemas().count("test_file") == 1);
   CHECK_MESSAGE(shutdown_status.ok(), shutdown_status.error_message());
