@@ -2,16 +2,17 @@
 absolute-URI form clients send to a proxy, passes them on to the server they name, and keeps
 the list of what went through it."""
 import http.client
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit
+
+from loopback import ServedInThread
 
 # Headers that belong to one hop (RFC 9110 section 7.6.1), not passed on either way.
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authorization", "proxy-connection", "te",
               "trailer", "transfer-encoding", "upgrade"}
 
 
-class ForwardProxy:
+class ForwardProxy(ServedInThread):
     def __init__(self):
         self.forwarded: list[tuple[str, str]] = []  # (method, absolute URL)
         proxy = self
@@ -48,12 +49,4 @@ class ForwardProxy:
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = relay
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)

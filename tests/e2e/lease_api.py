@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 
-from object_api import QuietServer
+from loopback import ServedInThread
 
 
 @dataclass
@@ -146,17 +146,9 @@ def handler_for(api: LeaseApi):
     return Handler
 
 
-class ServedLeases:
+class ServedLeases(ServedInThread):
     """A LeaseApi listening on 127.0.0.1 (a free port), until stop()."""
 
     def __init__(self):
         self.api = LeaseApi()
-        self.server = QuietServer(("127.0.0.1", 0), handler_for(self.api))
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(handler_for(self.api))

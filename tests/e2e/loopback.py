@@ -1,10 +1,15 @@
-"""A real server the tests start on loopback (json-server, etcd): a free port, a process whose
-output goes to a log, a wait until it answers, and a stop."""
+"""Servers the tests start on loopback: a real one in a process (json-server, etcd) with a free
+port, a log, a wait until it answers and a stop; and the scenarios' own HTTP servers, served
+from a thread of the test process."""
 from __future__ import annotations
 
 import socket
+import ssl
 import subprocess
+import sys
+import threading
 import time
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
 
@@ -50,3 +55,32 @@ class LoopbackServer:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=20)
+
+
+class QuietServer(ThreadingHTTPServer):
+    """Clients that go away mid-answer (a request a timeout ended, a refused certificate) are
+    part of the scenarios, not server errors worth a traceback."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, ssl.SSLError)):
+            super().handle_error(request, client_address)
+
+
+class ServedInThread:
+    """An http.server handler class answering on 127.0.0.1 (a free port) from a background
+    thread, over TLS when given a server context, until stop()."""
+
+    def __init__(self, handler, tls: ssl.SSLContext | None = None):
+        self.server = QuietServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        scheme = "http"
+        if tls is not None:
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

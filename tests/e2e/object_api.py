@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import ssl
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+
+from loopback import ServedInThread
 
 
 @dataclass
@@ -175,30 +176,9 @@ def handler_for(api: ObjectApi):
     return Handler
 
 
-class QuietServer(ThreadingHTTPServer):
-    """Clients that go away mid-answer (a request a timeout ended, a refused certificate) are
-    part of the scenarios, not server errors worth a traceback."""
-
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], (ConnectionError, ssl.SSLError)):
-            super().handle_error(request, client_address)
-
-
-class Served:
+class Served(ServedInThread):
     """An ObjectApi listening on 127.0.0.1 (a free port), until stop()."""
 
     def __init__(self, api: ObjectApi, tls: ssl.SSLContext | None = None):
         self.api = api
-        self.server = QuietServer(("127.0.0.1", 0), handler_for(api))
-        self.server.daemon_threads = True
-        scheme = "http"
-        if tls is not None:
-            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
-            scheme = "https"
-        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(handler_for(api), tls)
