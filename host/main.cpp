@@ -6,12 +6,14 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "host/discovery.h"
 #include "host/docs_command.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/schema_json.h"
 #include "host/lua/lua_provider.h"
+#include "host/lua/test_runner.h"
 #include "host/protocol/serve.h"
 #include "host/scaffold_command.h"
 
@@ -66,7 +68,10 @@ void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
          "              in examples/ beside the scripts (tfplugindocs' layout)\n"
          "  --scaffold NAME [DIR]\n"
          "              write a new provider NAME into DIR (default ./NAME) that works at once\n"
-         "  --debug     serve in reattach mode and print TF_REATTACH_PROVIDERS\n";
+         "  --debug     serve in reattach mode and print TF_REATTACH_PROVIDERS\n"
+         "  --test [PATH...]\n"
+         "              run the provider's Lua tests (*_test.lua; default: tests/ beside the\n"
+         "              scripts); acceptance tests run with the real CLI when TF_ACC is set\n";
 }
 
 void print_diagnostics(const luaform::engine::Diagnostics& diags, std::ostream& out) {
@@ -134,6 +139,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (arg == "--check") return check(scripts);
+  if (arg == "--test") {
+    const std::vector<std::string> paths(argv + 2, argv + argc);
+    return luaform::lua::run_tests(scripts, paths, std::cout, std::cerr).failed == 0 ? 0 : 1;
+  }
   if (arg == "--schema") return schema(scripts);
   if (arg == "--docs") return docs(scripts, argc > 2 ? argv[2] : nullptr);
   if (arg == "--scaffold") {

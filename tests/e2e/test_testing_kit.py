@@ -1,0 +1,81 @@
+"""`terraform-provider-NAME --test`: the authors' testing kit (lua-sdk/luaform_testing.lua).
+
+The localfs provider's own Lua tests (providers/localfs/tests) run here: its unit tests through
+the engine, and its acceptance test through the real CLI of each run (TF_ACC=1). The kit's
+reports of failures are checked on tests that fail on purpose (providers/kit/failing)."""
+import os
+import re
+import subprocess
+from pathlib import Path
+
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", re.MULTILINE)
+
+
+def run_tests(provider_dir: Path, name: str, *paths: str, cwd: Path | None = None,
+              **env_extra: str) -> subprocess.CompletedProcess:
+    # Started by hand, as an author would: nothing from the CLI's environment.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("TF_", "PLUGIN_", "LUAFORM_"))}
+    env.update(env_extra)
+    return subprocess.run([str(provider_dir / f"terraform-provider-{name}"), "--test", *paths],
+                          env=env, cwd=cwd, text=True, capture_output=True, timeout=600,
+                          check=False)
+
+
+def summary(result: subprocess.CompletedProcess) -> tuple[int, int, int]:
+    found = SUMMARY.findall(result.stdout)
+    assert found, f"no summary line:\n{result.stdout}\n{result.stderr}"
+    passed, failed, skipped = found[-1]
+    return int(passed), int(failed), int(skipped)
+
+
+def test_localfs_tests_pass_with_the_real_cli(localfs_dir, tofu_binary, protocol):
+    result = run_tests(localfs_dir, "localfs", TF_ACC="1",
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+    report = result.stdout + result.stderr
+    assert result.returncode == 0, report
+    assert "  ok    acceptance: localfs_file lifecycle" in result.stdout, report
+    assert "  ok    localfs_file changes content in place and replaces the file for a new path" \
+        in result.stdout, report
+    passed, failed, skipped = summary(result)
+    assert (failed, skipped) == (0, 0), report
+    assert passed >= 10, report
+
+
+def test_acceptance_tests_are_skipped_without_tf_acc(localfs_dir):
+    result = run_tests(localfs_dir, "localfs", "tests/acceptance_test.lua", cwd=localfs_dir)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "  skip  acceptance: localfs_file lifecycle (set TF_ACC=1" in result.stdout
+    assert summary(result) == (0, 0, 1)
+
+
+def test_failures_name_the_test_line_and_what_differs(test_provider, tmp_path):
+    kit = test_provider("kit")
+    broken = tmp_path / "broken_test.lua"
+    broken.write_text("local testing = require('luaform_testing')\ntesting.test('x', function(\n")
+    result = run_tests(kit, "kit", str(kit / "failing"), str(broken))
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert "failing/assertions_test.lua\n" in out
+    assert "  ok    kit_note passes" in out
+    # equal: the line of the test, where the tables differ, and both values.
+    assert ("  FAIL  kit_note reports where two tables differ\n"
+            "        failing/assertions_test.lua:14: expected 3 at .length, got 2") in out, out
+    # no_errors: every error diagnostic with its attribute.
+    assert re.search(r"failing/assertions_test\.lua:18: expected no errors, got:\n\s+error: .*"
+                     r"\[text\]", out), out
+    # A table key the schema does not have is an error at the test's line.
+    assert re.search(r"failing/assertions_test\.lua:22: .*unexpected attribute \"txt\"", out), out
+    assert "  skip  acceptance: needs the CLI (set TF_ACC=1" in out
+    # A file that does not load is a failure naming the file and line.
+    # (Lua shortens long chunk names from the left.)
+    assert re.search(rf"  FAIL  {re.escape(str(broken))} did not run: .*broken_test\.lua:3: ", out), out
+    assert summary(result) == (1, 4, 1)
+
+
+def test_a_missing_test_directory_fails_loudly(test_provider):
+    kit = test_provider("kit")
+    result = run_tests(kit, "kit")
+    assert result.returncode == 1
+    assert "no such test file or directory" in result.stderr or \
+        "no test files (*_test.lua)" in result.stderr, result.stderr
