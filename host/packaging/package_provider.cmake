@@ -10,7 +10,8 @@
 #         [-DNAME=NAME] [-DOUT=dist] [-DOS_ARCH=linux_amd64] -P host/packaging/package_provider.cmake
 #
 # The zip holds the top-level *.lua files and the *.lua files of subdirectories (lib/ and the
-# like), not docs/, examples/ or a try/ directory, which are for people, not for the host. The
+# like), not docs/, examples/, tests/ or a try/ directory, which are for people, not for the
+# host. The
 # Lua SDK is built into the host, so nothing else is needed at run time.
 cmake_minimum_required(VERSION 3.25)
 
@@ -63,7 +64,7 @@ file(MAKE_DIRECTORY "${stage}")
 file(GLOB_RECURSE scripts RELATIVE "${PROVIDER_DIR}" "${PROVIDER_DIR}/*.lua")
 set(entries "")
 foreach(script IN LISTS scripts)
-  if(script MATCHES "^(docs|examples|try)/")
+  if(script MATCHES "^(docs|examples|tests|try)/")
     continue()
   endif()
   get_filename_component(subdir "${script}" DIRECTORY)
@@ -79,10 +80,13 @@ file(CHMOD "${stage}/${binary}" FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EX
 list(APPEND entries "${binary}")
 list(SORT entries)
 
-# What goes into the zip must load on its own: the renamed host checks the staged scripts.
-execute_process(COMMAND "${stage}/${binary}" --check RESULT_VARIABLE checked
-                OUTPUT_VARIABLE check_output ERROR_VARIABLE check_output)
+# What goes into the zip must load on its own: the renamed host checks the staged scripts,
+# and only those (variables pointing the host at another directory are left out).
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env --unset=LUAFORM_PROVIDER_DIR
+                        --unset=LUAFORM_PROVIDER_NAME "${stage}/${binary}" --check
+                RESULT_VARIABLE checked OUTPUT_VARIABLE check_output ERROR_VARIABLE check_output)
 if(NOT checked EQUAL 0)
+  file(REMOVE_RECURSE "${stage}")
   message(FATAL_ERROR "package_provider: the staged provider does not pass --check:\n"
                       "${check_output}")
 endif()

@@ -44,7 +44,8 @@ def test_the_release_holds_the_renamed_host_and_the_scripts_with_their_digest(re
         names = set(archive.namelist())
         binary = archive.getinfo(f"terraform-provider-localfs_v{VERSION}")
     assert {"provider.lua", "resource_file.lua", "lib/content.lua"} <= names
-    assert not any(n.startswith(("docs/", "examples/")) or n.endswith(".md") for n in names)
+    assert not any(n.startswith(("docs/", "examples/", "tests/")) or n.endswith(".md")
+                   for n in names)
     assert (binary.external_attr >> 16) & 0o111 == 0o111  # executable once unpacked
 
 
@@ -86,6 +87,21 @@ def test_packaging_refuses_a_bad_version_and_scripts_that_do_not_load(tmp_path, 
     assert "does not pass --check" in result.stderr
     assert "resource_file.lua:" in result.stderr
     assert not (tmp_path / "out" / f"terraform-provider-broken_{VERSION}_SHA256SUMS").exists()
+    assert not (tmp_path / "out" / ".stage-broken").exists(), "the staging copy is left behind"
+
+
+def test_packaging_checks_the_staged_scripts_whatever_the_environment(tmp_path, host_binary,
+                                                                      monkeypatch):
+    # Variables that point the host at another directory (as a developer's shell may have
+    # them) must not make a broken provider pass the check by checking the good one.
+    broken = tmp_path / "broken"
+    shutil.copytree(REPO / "providers/localfs", broken)
+    (broken / "resource_file.lua").write_text("return tf.resource {\n  schema = \n")
+    monkeypatch.setenv("LUAFORM_PROVIDER_DIR", str(REPO / "providers/localfs"))
+    monkeypatch.setenv("LUAFORM_PROVIDER_NAME", "localfs")
+    result = package(host_binary, broken, tmp_path / "out", ok=False)
+    assert result.returncode != 0
+    assert "does not pass --check" in result.stderr
 
 
 def test_the_debian_package_holds_the_host_and_depends_on_what_it_links(tmp_path, host_binary):
