@@ -7,8 +7,11 @@ import subprocess
 from harness import Tofu, squash
 
 
-def run_host(host, *args, cwd=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_", "LUAFORM_"))}
+def run_host(host, *args, cwd=None, env=None):
+    # Started by hand, as an author would: nothing from the CLI's environment.
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("TF_", "PLUGIN_", "LUAFORM_"))}
+    env = {**clean, **(env or {})}
     return subprocess.run([str(host), *args], env=env, cwd=cwd, text=True, capture_output=True,
                           timeout=60, check=False)
 
@@ -32,6 +35,13 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
     lint = subprocess.run([luacheck, "--no-color", "--std", "lua54", str(target)], text=True,
                           capture_output=True, check=False)
     assert lint.returncode == 0, lint.stdout
+
+    # Its tests pass: the unit test through the engine, the acceptance test with this CLI.
+    tests = run_host(target / "terraform-provider-acme", "--test", cwd=target,
+                     env={"TF_ACC": "1", "TF_ACC_TERRAFORM_PATH": str(tofu_binary),
+                          "LUAFORM_PROTOCOL": str(protocol)})
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "2 passed, 0 failed, 0 skipped" in tests.stdout, tests.stdout
 
     # try/ holds a configuration and a CLI config pointing at the new directory.
     tofu = Tofu(tofu_binary, target / "try", target / "try" / "dev.tfrc", protocol)
