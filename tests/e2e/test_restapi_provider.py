@@ -38,6 +38,10 @@ def test_an_object_goes_through_its_lifecycle_and_drift_is_seen_on_managed_field
     assert json.loads(state["api_response"]) == post
     assert state["api_data"]["title"] == "hello" and state["api_data"]["tags"] == '["a","b"]'
     assert tofu.plan_exit_code() == 0  # plan is empty after apply
+    # Each request is a debug line in the CLI's log (TF_LOG=trace here).
+    requests = [line for line in tofu.log.read_text(errors="replace").splitlines()
+                if "provider.terraform-provider-restapi" in line and "POST /posts: 201" in line]
+    assert requests and "[DEBUG]" in requests[0] and "status=201" in requests[0], requests
 
     # A field the server adds is not drift; a managed field changed outside is.
     json_server.request("PATCH", "/posts/" + state["id"], {"likes": 7})

@@ -1,8 +1,9 @@
 """`terraform-provider-NAME --test`: the authors' testing kit (lua-sdk/luaform_testing.lua).
 
-The localfs provider's own Lua tests (providers/localfs/tests) run here: its unit tests through
-the engine, and its acceptance test through the real CLI of each run (TF_ACC=1). The kit's
-reports of failures are checked on tests that fail on purpose (providers/kit/failing)."""
+The project's providers' own Lua tests (providers/*/tests) run here: their unit tests through
+the engine, and their acceptance tests through the real CLI of each run (TF_ACC=1), against
+the real services on loopback (json-server for restapi, Debian's etcd-server for etcd). The
+kit's reports of failures are checked on tests that fail on purpose (providers/kit/failing)."""
 import os
 import re
 import subprocess
@@ -40,6 +41,33 @@ def test_localfs_tests_pass_with_the_real_cli(localfs_dir, tofu_binary, protocol
     passed, failed, skipped = summary(result)
     assert (failed, skipped) == (0, 0), report
     assert passed >= 10, report
+
+
+def test_restapi_tests_pass_against_json_server(restapi_dir, json_server, tofu_binary,
+                                               protocol):
+    result = run_tests(restapi_dir, "restapi", TF_ACC="1", RESTAPI_URI=json_server.url,
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+    report = result.stdout + result.stderr
+    assert result.returncode == 0, report
+    assert "  ok    acceptance: restapi_object lifecycle" in result.stdout, report
+    assert summary(result) == (6, 0, 0), report
+    # Every object the tests made is gone again.
+    assert json_server.request("GET", "/posts")[1] == []
+
+
+def test_etcd_tests_pass_against_etcd(etcd_dir, etcd, tofu_binary, protocol):
+    result = run_tests(etcd_dir, "etcd", TF_ACC="1", ETCD_ENDPOINT=etcd.url,
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+    report = result.stdout + result.stderr
+    assert result.returncode == 0, report
+    assert "  ok    acceptance: etcd_key lifecycle" in result.stdout, report
+    assert summary(result) == (5, 0, 0), report
+
+
+def test_service_tests_fail_loudly_without_their_service(etcd_dir):
+    result = run_tests(etcd_dir, "etcd")
+    assert result.returncode == 1
+    assert "these tests need a running etcd: set ETCD_ENDPOINT" in result.stdout
 
 
 def test_acceptance_tests_are_skipped_without_tf_acc(localfs_dir):

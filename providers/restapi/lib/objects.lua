@@ -51,14 +51,19 @@ end
 -- given). Returns the response when its status is 2xx or in `allow`; otherwise raises, at the
 -- line of the resource function that called, an error naming the request, status and body.
 function M.send(client, d, method, path, json, allow)
+  method = method ~= "" and method or "GET"
   local response = client:request {
-    method = method ~= "" and method or "GET",
+    method = method,
     path = path,
     query = d:get("query"),
     headers = d:get("headers"),
     json = json,
   }
   local status = response.status
+  -- One line per request in the CLI's log (TF_LOG=debug), as Go providers' logging transport
+  -- writes; sensitive values the object holds are hidden by tf.log.
+  tf.log.debug(("%s %s: %d"):format(method, path, status),
+    { method = method, path = path, status = status })
   if (status < 200 or status > 299) and not (allow and allow[status]) then
     error(("%s %s: status %d: %s"):format(method, path, status, response.body:sub(1, 512)), 2)
   end

@@ -1,0 +1,101 @@
+-- Tests of the restapi provider against a real JSON API: RESTAPI_URI names it, a json-server
+-- with an empty `posts` collection (tests/e2e/test_testing_kit.py starts one on loopback):
+--   RESTAPI_URI=http://127.0.0.1:3000 [TF_ACC=1] terraform-provider-restapi --test
+local testing = require("luaform_testing")
+local objects = require("lib.objects")
+
+local test, equal = testing.test, testing.equal
+
+local uri = os.getenv("RESTAPI_URI")
+if not uri or uri == "" then
+  error("these tests need a JSON API: set RESTAPI_URI to a json-server with a posts collection",
+    0)
+end
+
+local function api()
+  return testing.provider { uri = uri, retries = 0 }
+end
+
+test("lib.objects reads dotted fields and ids of any JSON type", function()
+  equal(objects.field({ meta = { uid = "u1" } }, "meta.uid"), "u1")
+  equal(objects.field({ meta = "flat" }, "meta.uid"), nil)
+  equal(objects.id_text(42), "42")
+  equal(objects.id_text("abc"), "abc")
+  equal(objects.id_text({}), nil)
+  equal(objects.with_id("/posts/{id}/publish", "7"), "/posts/7/publish")
+end)
+
+test("an object is created, updated in place, refreshed and deleted", function()
+  local post = api():resource("restapi_object")
+  local created = post:create { path = "/posts", data = '{"title": "one"}' }
+  testing.no_errors(created)
+  testing.truthy(created.state.id ~= nil and created.state.id ~= "", "the API gave an id")
+  equal(created.state.api_data.title, "one")
+  local updated = post:apply { prior = created,
+    config = { path = "/posts", data = '{"title": "two"}' } }
+  testing.no_errors(updated)
+  equal(updated.replaced, false)
+  equal(post:read(updated).state.api_data.title, "two")
+  testing.no_errors(post:destroy(updated))
+  equal(post:read(updated).state, nil, "a deleted object leaves the state")
+end)
+
+test("respelt JSON plans no change", function()
+  local post = api():resource("restapi_object")
+  local created = post:create { path = "/posts", data = '{"title": "x", "views": 1}' }
+  local plan = post:plan { prior = created,
+    config = { path = "/posts", data = '{ "views": 1,   "title": "x" }' } }
+  testing.no_errors(plan)
+  equal(plan.planned.data, created.state.data)
+  post:destroy(created)
+end)
+
+test("data that is not a JSON object is refused, naming the attribute", function()
+  local plan = api():resource("restapi_object"):plan { config = { path = "/posts",
+    data = "[1, 2]" } }
+  testing.has_error(plan, "must be a JSON object")
+end)
+
+test("the data source finds an object by a field", function()
+  local provider = api()
+  local post = provider:resource("restapi_object")
+  local created = post:create { path = "/posts", data = '{"title": "findable"}' }
+  local found = provider:data_source("restapi_object"):read { path = "/posts",
+    search_key = "title", search_value = "findable" }
+  testing.no_errors(found)
+  equal(found.state.id, created.state.id)
+  post:destroy(created)
+end)
+
+testing.acceptance("restapi_object lifecycle", function()
+  local function config(title)
+    return ([[
+provider "restapi" {
+  uri = %s
+}
+
+resource "restapi_object" "post" {
+  path = "/posts"
+  data = jsonencode({ title = %s })
+}
+]]):format(testing.hcl_string(uri), testing.hcl_string(title))
+  end
+  return {
+    steps = {
+      {
+        config = config("hello"),
+        check = function(state)
+          equal(state.resources["restapi_object.post"].api_data.title, "hello")
+        end,
+      },
+      { config = config("hello again") },
+      {
+        import = "restapi_object.post",
+        id = function(state)
+          return "/posts/" .. state.resources["restapi_object.post"].id
+        end,
+        verify = true,
+      },
+    },
+  }
+end)
