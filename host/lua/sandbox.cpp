@@ -1,6 +1,7 @@
 #include "host/lua/sandbox.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <stdexcept>
 #include <utility>
@@ -19,6 +20,34 @@ RunLimits*& run_limits(lua_State* L) {
   return *static_cast<RunLimits**>(lua_getextraspace(L));
 }
 
+// The state's allocator (ud: its RunLimits, or null for no limit).
+void* limited_alloc(void* ud, void* block, size_t old_size, size_t new_size) {
+  auto* limits = static_cast<RunLimits*>(ud);
+  // Without a block, old_size tells the kind of object being made, not a size.
+  const size_t held = block == nullptr ? 0 : old_size;
+  if (new_size == 0) {
+    std::free(block);
+    if (limits != nullptr) limits->memory_used -= held;
+    return nullptr;
+  }
+  if (limits != nullptr && limits->memory_limit != 0 && new_size > held) {
+    const size_t hard_limit = limits->memory_limit + limits->memory_limit / 4;
+    if (limits->memory_used - held + new_size > hard_limit) return nullptr;
+  }
+  void* grown = std::realloc(block, new_size);
+  if (grown != nullptr && limits != nullptr)
+    limits->memory_used = limits->memory_used - held + new_size;
+  return grown;
+}
+
+// True when the state holds more than its limit even after a full collection (garbage left
+// by an operation that failed is no reason to fail the next one).
+bool over_memory_limit(lua_State* L, const RunLimits* limits) {
+  if (limits->memory_limit == 0 || limits->memory_used <= limits->memory_limit) return false;
+  lua_gc(L, LUA_GCCOLLECT);
+  return limits->memory_used > limits->memory_limit;
+}
+
 const char* exceeded(const RunLimits* limits) {
   if (limits == nullptr) return nullptr;
   if (limits->stop != nullptr && limits->stop->load(std::memory_order_relaxed)) {
@@ -31,7 +60,17 @@ const char* exceeded(const RunLimits* limits) {
 }
 
 void limits_hook(lua_State* L, lua_Debug*) {
-  const char* message = exceeded(run_limits(L));
+  RunLimits* limits = run_limits(L);
+  if (limits != nullptr && over_memory_limit(L, limits)) {
+    luaL_where(L, 0);
+    lua_pushfstring(L,
+                    "the script holds more than %d MiB of memory, the limit of a provider's "
+                    "Lua state (LUAFORM_MEMORY_LIMIT_MB sets it)",
+                    static_cast<int>(limits->memory_limit >> 20));
+    lua_concat(L, 2);
+    lua_error(L);
+  }
+  const char* message = exceeded(limits);
   if (message == nullptr) return;
   // Inside a hook, level 0 is the Lua function being run: the line the script was at.
   luaL_where(L, 0);
@@ -144,10 +183,28 @@ std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State*
   return limits->deadline;
 }
 
+size_t RunLimits::default_memory_limit() {
+  static const size_t limit = [] {
+    const char* text = std::getenv("LUAFORM_MEMORY_LIMIT_MB");
+    if (text == nullptr || *text == '\0') return size_t{1024} << 20;
+    char* end = nullptr;
+    const unsigned long long mib = std::strtoull(text, &end, 10);
+    if (end == text || *end != '\0') return size_t{1024} << 20;
+    return static_cast<size_t>(mib) << 20;
+  }();
+  return limit;
+}
+
 StatePtr new_sandboxed_state(RunLimits* limits) {
-  StatePtr state(luaL_newstate());
+  StatePtr state(lua_newstate(limited_alloc, limits));
   if (!state) throw std::runtime_error("cannot create a Lua state: out of memory");
   lua_State* L = state.get();
+  // What luaL_newstate would set besides the allocator: an unprotected error is a bug of ours,
+  // reported before the abort it leads to.
+  lua_atpanic(L, [](lua_State* S) {
+    std::fprintf(stderr, "luaform: unprotected Lua error: %s\n", lua_tostring(S, -1));
+    return 0;
+  });
   run_limits(L) = limits;
   if (auto failure = protected_run(L, open_libraries)) {
     throw std::runtime_error("cannot open the Lua libraries: " + *failure);

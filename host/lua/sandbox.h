@@ -1,12 +1,14 @@
 // A fresh lua_State holding only the standard library a provider script may use (the list is
 // in lua-sdk/README.md, "The sandbox"), with a count hook that ends running code once the
-// provider is asked to stop or the running operation is past its timeout.
+// provider is asked to stop or the running operation is past its timeout, and an allocator
+// that holds the state to a memory limit.
 #pragma once
 
 #include <lua.hpp>
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +30,14 @@ struct RunLimits {
   // While set, Lua code running past this moment raises `deadline_message`.
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::string deadline_message;
+  // Bytes the state may hold (0: no limit). Lua code that holds more is ended by the count hook
+  // with an error at its line; a single allocation beyond a quarter more is refused outright
+  // (Lua's "not enough memory"), so that no script can exhaust the host.
+  size_t memory_limit = default_memory_limit();
+  size_t memory_used = 0;  // kept by the allocator
+
+  // LUAFORM_MEMORY_LIMIT_MB when set (0 for none), else 1024 MiB.
+  static size_t default_memory_limit();
 };
 
 // Why code running in `L` must end now: StopProvider, or the running operation is past its

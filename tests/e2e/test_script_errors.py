@@ -70,6 +70,23 @@ def test_create_failing_after_set_id_saves_a_tainted_object(make_tofu, test_prov
     assert resources(tofu.state()) == {}
 
 
+def test_a_script_holding_too_much_memory_is_ended_at_its_line(make_tofu, test_provider):
+    tofu = make_tofu({"broken": test_provider("broken")})
+    tofu.extra_env["LUAFORM_MEMORY_LIMIT_MB"] = "64"
+    tofu.write(one_resource("hog"))
+
+    result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+
+    line = marked_line(TEST_PROVIDERS_DIR / "broken" / "resource_hog.lua", "hog")
+    assert_diagnostic_without_crash(result, "resource_hog.lua", line,
+                                    "the script holds more than 64 MiB of memory")
+    # The id was set before: the object is kept, tainted, and the provider still serves the
+    # destroy that follows.
+    assert resources(tofu.state())["broken_hog.it"].get("tainted") is True
+    tofu.destroy()
+    assert resources(tofu.state()) == {}
+
+
 def test_syntax_error_in_a_script_is_a_diagnostic_with_script_and_line(make_tofu,
                                                                        test_provider):
     tofu = make_tofu({"badsyntax": test_provider("badsyntax")})

@@ -3,6 +3,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <string>
+
+#include "host/lua/guarded.h"
+
 #include "provider_dir.h"
 
 using namespace luaform;
@@ -50,4 +55,47 @@ TEST_CASE("load accepts source text but not precompiled chunks") {
   CHECK(evaluate("load('return 1 + 1')()") == "2");
   CHECK(evaluate("select(2, load(string.dump(function() return 1 end)))")
             .find("attempt to load a binary chunk") != std::string::npos);
+}
+
+namespace {
+
+// Runs `code` in a state limited to `limits`: its error message, or "" when it completed.
+std::string run_limited(lua_State* L, const std::string& code) {
+  auto failure = lua::protected_run(L, [&](lua_State* S) {
+    if (luaL_loadbufferx(S, code.data(), code.size(), "=hog.lua", "t") != LUA_OK) {
+      lua_error(S);
+    }
+    lua_call(S, 0, 0);
+  });
+  return failure.value_or("");
+}
+
+}  // namespace
+
+TEST_CASE("a script holding more memory than the limit ends with an error at its line") {
+  lua::RunLimits limits;
+  limits.memory_limit = size_t{8} << 20;
+  lua::StatePtr state = lua::new_sandboxed_state(&limits);
+  const std::string hog = "local t = {}\nfor i = 1, 1e9 do t[i] = ('x'):rep(64) .. i end\n";
+  const std::string message = run_limited(state.get(), hog);
+  CHECK(message.find("hog.lua:2: the script holds more than 8 MiB of memory") != std::string::npos);
+  CHECK(limits.memory_used <= limits.memory_limit + limits.memory_limit / 4);
+
+  // One allocation beyond the limit is refused outright.
+  CHECK(
+      run_limited(state.get(), "local s = ('x'):rep(64 * 1024 * 1024)").find("not enough memory") !=
+      std::string::npos);
+
+  // The garbage of the failed runs is no reason to fail the next one.
+  CHECK(run_limited(state.get(), "local t = {} for i = 1, 1000 do t[i] = i end") == "");
+  lua_gc(state.get(), LUA_GCCOLLECT);
+  CHECK(limits.memory_used < limits.memory_limit / 2);
+}
+
+TEST_CASE("the memory limit comes from LUAFORM_MEMORY_LIMIT_MB, 1 GiB by default") {
+  // The variable is read once per process; the test runs without it.
+  if (std::getenv("LUAFORM_MEMORY_LIMIT_MB") == nullptr) {
+    CHECK(lua::RunLimits::default_memory_limit() == size_t{1024} << 20);
+  }
+  CHECK(lua::RunLimits{}.memory_used == 0);
 }

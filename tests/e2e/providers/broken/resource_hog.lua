@@ -1,0 +1,19 @@
+-- resource "broken_hog": create sets the id, then holds ever more memory, so the state's memory
+-- limit must end it at its line while the host goes on serving and keeps the object.
+local tf = require("luaform")
+
+return tf.resource {
+  description = "Holds memory without end on create",
+  schema = {
+    name = tf.string { required = true, force_new = true },
+  },
+  create = function(d)
+    d:set_id(d:get("name"))
+    local held = {}
+    for i = 1, math.maxinteger do
+      held[i] = ("x"):rep(100) .. i -- MARK: hog
+    end
+  end,
+  read = function() end,
+  delete = function() end,
+}
