@@ -12,6 +12,8 @@ const char* const kUsage =
     "  luaform_bench_rpc rpc    [--calls N] [--concurrency C] [--type TYPE] -- CMD [ARGS...]\n"
     "  luaform_bench_rpc bigset [--elements N] [--change none|one] [--repeat R] [--timeout S]"
     " -- CMD [ARGS...]\n"
+    "  luaform_bench_rpc load   [--seconds S] [--concurrency C] [--max-rss-growth-kib K]"
+    " -- CMD [ARGS...]\n"
     "The provider's stderr is read through a pipe and its last lines shown if something fails;\n"
     "--quiet-provider sends it to /dev/null instead.\n"
     "CMD is started with our environment plus go-plugin's; one JSON line goes to stdout.\n";
@@ -23,6 +25,7 @@ const std::map<std::string, std::set<std::string>> kModeOptions = {
     {"cold", {"--repeat"}},
     {"rpc", {"--calls", "--concurrency", "--type"}},
     {"bigset", {"--elements", "--change", "--repeat", "--timeout"}},
+    {"load", {"--seconds", "--concurrency", "--max-rss-growth-kib"}},
 };
 
 int positive_int(const std::string& option, const std::string& text) {
@@ -88,6 +91,10 @@ Options parse_options(int argc, char** argv) {
       options.elements = positive_int(option, value);
     } else if (option == "--timeout") {
       options.timeout_s = positive_double(option, value);
+    } else if (option == "--seconds") {
+      options.seconds = positive_double(option, value);
+    } else if (option == "--max-rss-growth-kib") {
+      options.max_rss_growth_kib = positive_int(option, value);
     } else if (option == "--type") {
       options.type = value;
     } else if (option == "--change") {

@@ -20,15 +20,24 @@ std::string read_proc_file(pid_t pid, const char* name) {
   return text.str();
 }
 
-}  // namespace
-
-long peak_rss_kib(pid_t pid) {
+// A "Name:  1234 kB" line of /proc/PID/status, in KiB.
+long status_kib(pid_t pid, const std::string& name) {
   std::istringstream status(read_proc_file(pid, "status"));
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));  // "VmHWM:  1234 kB"
+    if (line.rfind(name + ":", 0) == 0) return std::stol(line.substr(name.size() + 1));
   }
-  throw std::runtime_error("no VmHWM in /proc/" + std::to_string(pid) + "/status");
+  throw std::runtime_error("no " + name + " in /proc/" + std::to_string(pid) + "/status");
+}
+
+}  // namespace
+
+long peak_rss_kib(pid_t pid) {
+  return status_kib(pid, "VmHWM");
+}
+
+long current_rss_kib(pid_t pid) {
+  return status_kib(pid, "VmRSS");
 }
 
 double cpu_seconds(pid_t pid) {

@@ -26,6 +26,9 @@ int main(int argc, char** argv) {
       result = run_cold(options);
     } else if (options.mode == "rpc") {
       result = run_rpc(options);
+    } else if (options.mode == "load") {
+      result = run_load(options);
+      if (!result.value("ok", false)) rc = 1;
     } else {
       result = run_bigset(options);
     }
