@@ -7,6 +7,7 @@
 # Options (environment):
 #   LUAFORM_E2E_ASAN=0   do not run the e2e suite a second time against the sanitizer build
 #   LUAFORM_SKIP_ASAN=1  skip the sanitizer build entirely
+#   LUAFORM_SKIP_TSAN=1  skip the ThreadSanitizer build of the unit tests
 #   LUAFORM_CACHE=DIR    where the OpenTofu CLI is cached (default ~/.cache/luaform)
 #   PYTEST_ARGS="..."    extra arguments for pytest (e.g. -k drift)
 set -uo pipefail
@@ -125,6 +126,47 @@ if [[ "${LUAFORM_SKIP_ASAN:-0}" != 1 ]]; then
     asan_ok=1
     step "unit tests (asan)"
     ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" ctest_suite "unit (asan)" build-asan
+  fi
+fi
+
+# ThreadSanitizer: the unit tests of the engine and the Lua bridge, among them those that call
+# one provider from many threads at once and interrupt running scripts. (gRPC is Debian's
+# uninstrumented build, in which TSan cannot see the synchronisation, so the protocol layer's
+# tests are not part of this build; the load test in the e2e suite covers it.)
+doctest_suite() {
+  local name="$1" binary="$2" log
+  log="$(mktemp)"
+  TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" "$binary" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local line
+  line="$(grep -E '^\[doctest\] test cases:' "$log" | tail -1)"
+  rm -f "$log"
+  if [[ -z "$line" ]]; then
+    fail "$name: no doctest summary (exit $rc; a sanitizer report above?)"
+    return
+  fi
+  local good bad
+  good="$(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line")"
+  bad="$(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")"
+  pass "$name" "$good"
+  if ((bad > 0)); then
+    fail "$name: $bad test cases failed" "$bad"
+  elif ((rc != 0)); then
+    fail "$name: exit $rc (a ThreadSanitizer report above)"
+  fi
+}
+
+if [[ "${LUAFORM_SKIP_TSAN:-0}" != 1 ]]; then
+  step "build tsan (build-tsan): engine and Lua bridge unit tests"
+  if cmake -S "$repo" -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_WERROR=ON \
+    -DLUAFORM_SANITIZE_THREAD=ON -DLUAFORM_BENCH=OFF &&
+    cmake --build build-tsan -j2 --target engine_tests lua_tests; then
+    step "unit tests (tsan)"
+    for suite in engine_tests lua_tests; do
+      doctest_suite "unit (tsan, $suite)" "build-tsan/tests/unit/$suite"
+    done
+  else
+    fail "build tsan"
   fi
 fi
 
