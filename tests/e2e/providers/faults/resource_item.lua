@@ -4,6 +4,8 @@
 --   fail-update  update writes the file and records "value", then fails
 --   fail-delete  delete fails and leaves the file
 --   hang-create  create never returns after d:set_id (its timeout ends it)
+--   slow-NAME    create of item NAME waits a minute before it does anything
+-- Every create that reaches "the service" adds a line with its name to creates.log.
 local tf = require("luaform")
 
 local function armed(marker)
@@ -35,6 +37,12 @@ return tf.resource {
     create_timeout = tf.number { computed = true, description = "d:timeout(\"create\") seen" },
   },
   create = function(d)
+    if armed("slow-" .. d:get("name")) then
+      tf.time.sleep(60)
+    end
+    local log = assert(io.open("creates.log", "a"))
+    log:write(d:get("name"), "\n")
+    log:close()
     write(d:get("name"), d:get("value"))
     d:set_id(d:get("name"))
     d:set("revision", 1)
