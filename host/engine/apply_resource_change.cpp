@@ -120,7 +120,8 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
   if (planned.is_null()) {
     ResourceData d(*schema, prior, Value::null(type), Value::null(type));
     d.set_private_data(req.planned_private);
-    diags.append(detail::guarded_call(*logic_, Operation::Delete, req.type_name, d));
+    diags.append(
+        detail::guarded_call(*logic_, Operation::Delete, req.type_name, d, provider_secrets_));
     resp.new_state = detail::encode_dynamic(diags.has_errors() ? prior : Value::null(type), type);
     return resp;
   }
@@ -145,7 +146,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
   ResourceData d(*schema, prior, config, planned);
   d.set_private_data(req.planned_private);
   d.set_given_identity(planned_identity);
-  Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d);
+  Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d, provider_secrets_);
   diags.append(call_diags);
   // Saved even when the call failed: what it recorded describes the object it left behind.
   resp.private_data = d.private_data();

@@ -37,7 +37,7 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
   }
   ResourceData d(*schema, Value::null(type), config, with_defaults(schema->block, config, config));
   d.allow_renewal();
-  diags.append(detail::guarded_call(*logic_, Operation::Open, req.type_name, d));
+  diags.append(detail::guarded_call(*logic_, Operation::Open, req.type_name, d, provider_secrets_));
   if (diags.has_errors()) return resp;
   resp.result = detail::encode_dynamic(d.values(), type);
   resp.private_data = d.private_data();
@@ -53,7 +53,8 @@ RenewEphemeralResponse ProviderService::renew_ephemeral_resource(
   if (!schema) return resp;
   ResourceData d = private_only(*schema, req.private_data);
   d.allow_renewal();
-  resp.diagnostics.append(detail::guarded_call(*logic_, Operation::Renew, req.type_name, d));
+  resp.diagnostics.append(
+      detail::guarded_call(*logic_, Operation::Renew, req.type_name, d, provider_secrets_));
   // A failed renewal keeps the private data it started from: Close still needs it.
   resp.private_data = resp.diagnostics.has_errors() ? req.private_data : d.private_data();
   if (!resp.diagnostics.has_errors()) resp.renew_at = d.renew_at();
@@ -66,7 +67,8 @@ Diagnostics ProviderService::close_ephemeral_resource(const RenewEphemeralReques
       detail::find_schema(schema_.ephemeral_resources, "ephemeral resource", req.type_name, diags);
   if (!schema) return diags;
   ResourceData d = private_only(*schema, req.private_data);
-  diags.append(detail::guarded_call(*logic_, Operation::Close, req.type_name, d));
+  diags.append(
+      detail::guarded_call(*logic_, Operation::Close, req.type_name, d, provider_secrets_));
   return diags;
 }
 

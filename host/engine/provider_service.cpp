@@ -6,6 +6,7 @@
 #include "host/engine/config_validation.h"
 #include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
+#include "host/engine/secrets.h"
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
@@ -87,7 +88,7 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
   Diagnostics diags;
   Value v = detail::decode_dynamic(config, schema.block.implied_type(), diags);
   if (diags.has_errors()) return diags;
-  return validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
+  diags = validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
     try {
       return logic_->validate_value(owner, type_name, path, value);
     } catch (const std::exception& e) {
@@ -96,6 +97,11 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
       return failed;
     }
   });
+  if (diags.empty()) return diags;
+  // A validator's message may quote the value it refused.
+  std::vector<std::string> secrets = sensitive_texts(schema.block, v);
+  secrets.insert(secrets.end(), provider_secrets_.begin(), provider_secrets_.end());
+  return redact(diags, secrets);
 }
 
 Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req) const {
@@ -148,12 +154,13 @@ Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
   Value config = detail::decode_dynamic(req.config, schema_.provider.block.implied_type(), diags);
   if (diags.has_errors()) return diags;
   config = with_defaults(schema_.provider.block, config, config);
+  provider_secrets_ = sensitive_texts(schema_.provider.block, config);
   try {
     diags.append(logic_->configure(config));
   } catch (const std::exception& e) {
     diags.error("Provider configuration failed", e.what());
   }
-  return diags;
+  return redact(diags, provider_secrets_);
 }
 
 void ProviderService::stop_provider() {

@@ -245,6 +245,9 @@ class ProviderService {
   // Problems loading the logic or in its declared schema; every RPC that needs the schema
   // reports them.
   Diagnostics schema_diagnostics_;
+  // The texts of the provider configuration's sensitive values, hidden from every diagnostic
+  // a script's message may put them in (set by configure_provider).
+  std::vector<std::string> provider_secrets_;
   // What the server can do, as GetMetadata and GetProviderSchema announce it.
   ServerCapabilities capabilities_;
 };

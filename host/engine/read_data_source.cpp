@@ -17,7 +17,8 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
   if (diags.has_errors()) return resp;
   Value planned = with_defaults(schema->block, config, config);
   ResourceData d(*schema, Value::null(type), config, planned);
-  diags.append(detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d));
+  diags.append(
+      detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d, provider_secrets_));
   if (diags.has_errors()) return resp;
   // A data source has no lifecycle, so an id is optional for its author; the state needs one.
   if (d.id().empty()) d.set_id(req.type_name);

@@ -24,7 +24,7 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
   ResourceData d(*schema, current, Value::null(type), Value::null(type));
   d.set_private_data(req.private_data);
   d.set_given_identity(current_identity);
-  diags.append(detail::guarded_call(*logic_, Operation::Read, req.type_name, d));
+  diags.append(detail::guarded_call(*logic_, Operation::Read, req.type_name, d, provider_secrets_));
   if (diags.has_errors()) {
     resp.new_state = detail::encode_dynamic(current, type);
     return resp;

@@ -1,5 +1,7 @@
 #include "host/engine/secrets.h"
 
+#include <algorithm>
+
 #include "host/engine/value_walk.h"
 
 namespace luaform::engine {
@@ -68,6 +70,29 @@ std::vector<std::string> sensitive_texts(const Block& block, const Value& object
   std::vector<std::string> out;
   collect_block(block, object, out);
   return out;
+}
+
+std::string redact(std::string text, std::vector<std::string> secrets) {
+  std::sort(secrets.begin(), secrets.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  for (const auto& secret : secrets) {
+    if (secret.empty()) continue;
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) {
+      text.replace(at, secret.size(), "***");
+    }
+  }
+  return text;
+}
+
+Diagnostics redact(const Diagnostics& diags, const std::vector<std::string>& secrets) {
+  if (secrets.empty() || diags.empty()) return diags;
+  Diagnostics hidden;
+  for (Diagnostic d : diags.items()) {
+    d.summary = redact(std::move(d.summary), secrets);
+    d.detail = redact(std::move(d.detail), secrets);
+    hidden.add(std::move(d));
+  }
+  return hidden;
 }
 
 }  // namespace luaform::engine

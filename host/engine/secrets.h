@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host/engine/diagnostics.h"
 #include "host/engine/schema.h"
 #include "host/engine/value.h"
 
@@ -14,5 +15,13 @@ namespace luaform::engine {
 // The strings and numbers (as text) inside the sensitive parts of `object`, a value of
 // `block`'s implied type. Nulls, unknowns and booleans hold nothing to hide.
 std::vector<std::string> sensitive_texts(const Block& block, const Value& object);
+
+// `text` with every occurrence of each secret replaced by "***", longest secrets first (so a
+// longer secret is not left half-shown by a shorter one it starts with).
+std::string redact(std::string text, std::vector<std::string> secrets);
+
+// `diags` with every secret hidden in their summaries and details: a script's error message
+// may quote the values it was given, and the CLI prints diagnostics as they are.
+Diagnostics redact(const Diagnostics& diags, const std::vector<std::string>& secrets);
 
 }  // namespace luaform::engine

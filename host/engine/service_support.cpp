@@ -5,6 +5,7 @@
 #include "host/engine/equivalence.h"
 #include "host/engine/json_codec.h"
 #include "host/engine/msgpack_codec.h"
+#include "host/engine/secrets.h"
 
 namespace luaform::engine::detail {
 
@@ -39,14 +40,17 @@ const Schema* find_schema(const std::map<std::string, Schema>& schemas, const st
 }
 
 Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
-                         ResourceData& d) {
+                         ResourceData& d, const std::vector<std::string>& provider_secrets) {
+  Diagnostics diags;
   try {
-    return logic.call(op, type_name, d);
+    diags = logic.call(op, type_name, d);
   } catch (const std::exception& e) {
-    Diagnostics diags;
     diags.error(type_name + ": " + operation_name(op) + " failed", e.what());
-    return diags;
   }
+  if (diags.empty()) return diags;
+  std::vector<std::string> secrets = d.sensitive_texts();
+  secrets.insert(secrets.end(), provider_secrets.begin(), provider_secrets.end());
+  return redact(diags, secrets);
 }
 
 Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,

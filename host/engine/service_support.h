@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "host/engine/diagnostics.h"
 #include "host/engine/provider_service.h"
@@ -24,9 +25,10 @@ DynamicValue encode_identity(const Schema& schema, const Value& identity);
 const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
                           const std::string& type_name, Diagnostics& diags);
 
-// Runs a logic call and attaches a summary naming the operation when the logic throws.
+// Runs a logic call and attaches a summary naming the operation when the logic throws. The
+// sensitive values `d` holds and `provider_secrets` are hidden from what it reports.
 Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
-                         ResourceData& d);
+                         ResourceData& d, const std::vector<std::string>& provider_secrets = {});
 
 // keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same.
 Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,

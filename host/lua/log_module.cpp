@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "host/engine/secrets.h"
 #include "host/lua/call_context.h"
 #include "host/lua/guarded.h"
 
@@ -68,7 +69,7 @@ nlohmann::json field_value(lua_State* L, int index, const std::vector<std::strin
       if (lua_isinteger(L, index)) {
         // A sensitive number is hidden like any other secret: compare its text.
         const std::string text = std::to_string(lua_tointeger(L, index));
-        if (redact(text, secrets) != text) return "***";
+        if (engine::redact(text, secrets) != text) return "***";
         return static_cast<int64_t>(lua_tointeger(L, index));
       }
       break;
@@ -77,7 +78,7 @@ nlohmann::json field_value(lua_State* L, int index, const std::vector<std::strin
   }
   size_t length = 0;
   const char* text = luaL_tolstring(L, index, &length);
-  std::string value = redact(std::string(text, length), secrets);
+  std::string value = engine::redact(std::string(text, length), secrets);
   lua_pop(L, 1);
   return value;
 }
@@ -112,7 +113,7 @@ int log_at(lua_State* L) {
   }
   if (!resource_type.empty()) line["tf_resource_type"] = resource_type;
   line["@level"] = kLevelNames[static_cast<int>(L_)];
-  line["@message"] = redact(std::string(message, length), secrets);
+  line["@message"] = engine::redact(std::string(message, length), secrets);
   line["@module"] = "provider";
   line["@timestamp"] = timestamp();
   const std::string text =
@@ -127,18 +128,6 @@ int log_at(lua_State* L) {
 }
 
 }  // namespace
-
-std::string redact(std::string text, std::vector<std::string> secrets) {
-  std::sort(secrets.begin(), secrets.end(),
-            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-  for (const auto& secret : secrets) {
-    if (secret.empty()) continue;
-    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) {
-      text.replace(at, secret.size(), "***");
-    }
-  }
-  return text;
-}
 
 int open_log_module(lua_State* L) {
   const luaL_Reg functions[] = {

@@ -18,9 +18,6 @@
 
 namespace luaform::lua {
 
-// `text` with every occurrence of each secret replaced by "***", longest secrets first.
-std::string redact(std::string text, std::vector<std::string> secrets);
-
 // Installed in package.preload as a C function, so the sandbox's no-C-loaders rule holds.
 int open_log_module(lua_State* L);
 

@@ -87,6 +87,36 @@ def test_a_script_holding_too_much_memory_is_ended_at_its_line(make_tofu, test_p
     assert resources(tofu.state()) == {}
 
 
+def test_diagnostics_never_show_the_sensitive_values_a_script_quotes(make_tofu, test_provider):
+    tofu = make_tofu({"broken": test_provider("broken")})
+    weak, strong = "weak-hunter2", "Str0ng-S3cret-991"
+
+    def config(password: str) -> str:
+        return required_providers("broken") + f"""
+resource "broken_leaky" "it" {{
+  name     = "first"
+  password = "{password}"
+}}
+"""
+
+    # A validator's message quoting the value it refused.
+    tofu.write(config(weak))
+    result = tofu.run("plan", "-input=false", ok=(1,))
+    assert "password *** is too weak" in squash(result.stderr), result.stderr
+    # An error raised by create quoting what it was given.
+    tofu.write(config(strong))
+    result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    line = marked_line(TEST_PROVIDERS_DIR / "broken" / "resource_leaky.lua", "leaky")
+    assert_diagnostic_without_crash(result, "resource_leaky.lua", line,
+                                    "login refused for password ***")
+    for secret in (weak, strong):
+        assert secret not in result.stdout + result.stderr
+    # Nor anywhere in the CLI's trace log of the whole run (TF_LOG=trace).
+    log = tofu.log.read_text(errors="replace")
+    assert "broken_leaky" in log
+    assert strong not in log and weak not in log
+
+
 def test_syntax_error_in_a_script_is_a_diagnostic_with_script_and_line(make_tofu,
                                                                        test_provider):
     tofu = make_tofu({"badsyntax": test_provider("badsyntax")})

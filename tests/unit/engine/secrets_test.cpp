@@ -1,4 +1,4 @@
-// sensitive_texts: what log redaction hides, found through the schema and the values' marks.
+// sensitive_texts (what is hidden, found through the schema and the values' marks) and redact.
 #include "host/engine/secrets.h"
 
 #include <doctest/doctest.h>
@@ -43,4 +43,27 @@ TEST_CASE("sensitive attributes are found at the top, in blocks, and by their ma
   CHECK(texts == std::vector<std::string>{"4417", "9021", "hunter22", "k1", "marked by the CLI"});
   CHECK(sensitive_texts(block, Value::null(block.implied_type())).empty());
   CHECK(sensitive_texts(block, Value::unknown(block.implied_type())).empty());
+}
+
+TEST_CASE("redact hides every occurrence of every secret, longest first") {
+  CHECK(redact("token abc123 and abc123 again", {"abc123"}) == "token *** and *** again");
+  // The longer secret is replaced whole, not left half-shown by its shorter prefix.
+  CHECK(redact("key=secret-long", {"secret", "secret-long"}) == "key=***");
+  CHECK(redact("nothing here", {"", "absent"}) == "nothing here");
+  CHECK(redact("aaaa", {"aa"}) == "******");
+  CHECK(redact("pin 4417", {"4417"}) == "pin ***");
+}
+
+TEST_CASE("redacted diagnostics keep their severity and path and lose their secrets") {
+  Diagnostics diags;
+  diags.error("login failed for hunter2", "the server said: bad password hunter2",
+              {AttributeName{"password"}});
+  diags.warning("nothing secret");
+  const Diagnostics hidden = redact(diags, {"hunter2"});
+  REQUIRE(hidden.items().size() == 2);
+  CHECK(hidden.items()[0].summary == "login failed for ***");
+  CHECK(hidden.items()[0].detail == "the server said: bad password ***");
+  CHECK(hidden.items()[0].severity == Severity::Error);
+  CHECK(path_to_string(hidden.items()[0].path) == "password");
+  CHECK(hidden.items()[1].summary == "nothing secret");
 }
