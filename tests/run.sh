@@ -9,6 +9,7 @@
 #   LUAFORM_SKIP_ASAN=1  skip the sanitizer build entirely
 #   LUAFORM_SKIP_TSAN=1  skip the ThreadSanitizer build of the unit tests
 #   LUAFORM_CACHE=DIR    where the OpenTofu CLI is cached (default ~/.cache/luaform)
+#   LUAFORM_FUZZ_SECONDS=N  how long each fuzz target runs (default 45)
 #   PYTEST_ARGS="..."    extra arguments for pytest (e.g. -k drift)
 set -uo pipefail
 
@@ -170,6 +171,21 @@ if [[ "${LUAFORM_SKIP_TSAN:-0}" != 1 ]]; then
   fi
 fi
 
+# Fuzzing: a bounded run of every libFuzzer target (tests/fuzz/run.sh prints one line per
+# target); each target is one pass or one failure.
+step "fuzz (tests/fuzz/run.sh, ${LUAFORM_FUZZ_SECONDS:-45}s per target)"
+fuzz_log="$(mktemp)"
+bash tests/fuzz/run.sh 2>&1 | tee "$fuzz_log"
+fuzz_rc=${PIPESTATUS[0]}
+fuzz_ok="$(grep -c '^fuzz fuzz_[a-z_]*: ok' "$fuzz_log" || true)"
+fuzz_bad="$(grep -c '^fuzz fuzz_[a-z_]*: FAILED' "$fuzz_log" || true)"
+rm -f "$fuzz_log"
+((fuzz_ok > 0)) && pass fuzz "$fuzz_ok"
+((fuzz_bad > 0)) && fail "fuzz: $fuzz_bad targets crashed (see tests/fuzz/README.md)" "$fuzz_bad"
+if ((fuzz_ok + fuzz_bad == 0)); then
+  fail "fuzz: tests/fuzz/run.sh exited $fuzz_rc before running a target (build failed?)"
+fi
+
 # 3. Lint.
 # The badsyntax test provider does not parse on purpose.
 step "luacheck lua-sdk providers tests/e2e/providers tests/bench/provider"
@@ -180,8 +196,8 @@ else
   fail "luacheck"
 fi
 
-step "clang-format --dry-run --Werror (host/, tests/unit/, tests/bench/tools/)"
-mapfile -t cxx_files < <(find host tests/unit tests/bench/tools -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
+step "clang-format --dry-run --Werror (host/, tests/unit/, tests/fuzz/, tests/bench/tools/)"
+mapfile -t cxx_files < <(find host tests/unit tests/fuzz tests/bench/tools -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
 if ((${#cxx_files[@]} == 0)); then
   fail "clang-format: no C++ files found"
 elif clang-format --dry-run --Werror "${cxx_files[@]}"; then

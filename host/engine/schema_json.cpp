@@ -164,7 +164,9 @@ std::string provider_schema_json(const std::string& address, const ProviderSchem
     for (const auto& [name, f] : schema.functions) functions[name] = function_json(f);
   }
   json document = {{"format_version", "1.0"}, {"provider_schemas", {{address, provider}}}};
-  return document.dump();
+  // Descriptions and names come from scripts and may hold bytes that are not UTF-8; they become
+  // U+FFFD, as in the value codec, instead of an exception that would end `luaform --schema`.
+  return document.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace luaform::engine

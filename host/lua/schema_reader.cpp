@@ -17,6 +17,11 @@ namespace {
 using engine::Attribute;
 using engine::Type;
 
+// How deeply types and blocks may nest. Real schemas stay within a handful of levels; the
+// limit turns a table that contains itself (t.element = t) or a generated tower of types into
+// an error instead of a C++ stack overflow.
+constexpr int kMaxNesting = 64;
+
 [[noreturn]] void fail(const std::string& name, const std::string& problem) {
   throw std::runtime_error("attribute \"" + name + "\": " + problem);
 }
@@ -24,13 +29,18 @@ using engine::Type;
 // A type descriptor: { kind = "type", name = "string" | "number" | "bool" | "list" | "set" |
 // "map" | "object" | "dynamic", element = <descriptor>, attributes = { ... } }. `where` names
 // what the type is for in messages ("attribute \"size\""). The dynamic type is only for
-// function parameters and results (`allow_dynamic`).
-Type read_type(lua_State* L, int index, const std::string& where, bool allow_dynamic) {
+// function parameters and results (`allow_dynamic`). `depth` counts the enclosing types.
+Type read_type(lua_State* L, int index, const std::string& where, bool allow_dynamic,
+               int depth = 0) {
   index = lua_absindex(L, index);
   luaL_checkstack(L, 2, "type nested too deeply");
   auto problem = [&where](const std::string& text) {
     return std::runtime_error(where + ": " + text);
   };
+  if (depth > kMaxNesting) {
+    throw problem("its type nests more than " + std::to_string(kMaxNesting) +
+                  " levels deep (does a table contain itself?)");
+  }
   if (!lua_istable(L, index)) throw problem("its type is not a tf type");
   lua_getfield(L, index, "name");
   const std::string name = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
@@ -52,7 +62,7 @@ Type read_type(lua_State* L, int index, const std::string& where, bool allow_dyn
     lua_pushnil(L);
     while (lua_next(L, attributes) != 0) {
       if (lua_type(L, -2) != LUA_TSTRING) throw problem("object attribute names are strings");
-      members.emplace(lua_tostring(L, -2), read_type(L, -1, where, allow_dynamic));
+      members.emplace(lua_tostring(L, -2), read_type(L, -1, where, allow_dynamic, depth + 1));
       lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -60,7 +70,7 @@ Type read_type(lua_State* L, int index, const std::string& where, bool allow_dyn
   }
   if (name == "list" || name == "set" || name == "map") {
     lua_getfield(L, index, "element");
-    Type element = read_type(L, -1, where, allow_dynamic);
+    Type element = read_type(L, -1, where, allow_dynamic, depth + 1);
     lua_pop(L, 1);
     if (name == "list") return Type::list(element);
     if (name == "set") return Type::set(element);
@@ -274,11 +284,12 @@ engine::NestingMode nesting_mode(lua_State* L, int index, const std::string& nam
   fail(name, "unknown nesting \"" + nesting + "\"");
 }
 
-void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where);
+void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where,
+                int depth);
 
 // A block spec: { kind = "block", nesting = "list" | "set" | "single", schema = {...},
 // min_items = n, max_items = n, required = true, force_new = true, ... }.
-engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string& name) {
+engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string& name, int depth) {
   index = lua_absindex(L, index);
   luaL_checkstack(L, 4, "blocks nested too deeply");
   engine::NestedBlock nested;
@@ -297,7 +308,7 @@ engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string
   nested.block.deprecated = text(L, index, "deprecated", name);
   lua_getfield(L, index, "schema");
   if (!lua_istable(L, -1)) fail(name, "a block needs a schema table");
-  read_block(L, lua_gettop(L), nested.block, name + ".");
+  read_block(L, lua_gettop(L), nested.block, name + ".", depth + 1);
   lua_pop(L, 1);
   return nested;
 }
@@ -305,7 +316,7 @@ engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string
 // A nested attribute spec (protocol 6): { kind = "nested_attribute", nesting = "single" |
 // "list" | "set" | "map", schema = { attributes only }, required = true, ... }.
 Attribute read_nested_attribute(lua_State* L, int index, const std::string& name,
-                                const std::string& short_name) {
+                                const std::string& short_name, int depth) {
   index = lua_absindex(L, index);
   luaL_checkstack(L, 4, "attributes nested too deeply");
   Attribute a;
@@ -316,7 +327,7 @@ Attribute read_nested_attribute(lua_State* L, int index, const std::string& name
   nested->force_new = a.force_new;
   lua_getfield(L, index, "schema");
   if (!lua_istable(L, -1)) fail(name, "a nested attribute needs a schema table");
-  read_block(L, lua_gettop(L), nested->block, name + ".");
+  read_block(L, lua_gettop(L), nested->block, name + ".", depth + 1);
   lua_pop(L, 1);
   if (!nested->block.blocks.empty()) {
     fail(name, "a nested attribute holds attributes only, not blocks");
@@ -326,8 +337,14 @@ Attribute read_nested_attribute(lua_State* L, int index, const std::string& name
   return a;
 }
 
-// Reads the attributes and blocks of the `schema = { ... }` table at `schema_index`.
-void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where) {
+// Reads the attributes and blocks of the `schema = { ... }` table at `schema_index`; `depth`
+// counts the blocks and nested attributes around it.
+void read_block(lua_State* L, int schema_index, engine::Block& block, const std::string& where,
+                int depth) {
+  if (depth > kMaxNesting) {
+    throw std::runtime_error(where + ": blocks nest more than " + std::to_string(kMaxNesting) +
+                             " levels deep (does a schema table contain itself?)");
+  }
   lua_pushnil(L);
   while (lua_next(L, schema_index) != 0) {
     if (lua_type(L, -2) != LUA_TSTRING) {
@@ -336,10 +353,10 @@ void read_block(lua_State* L, int schema_index, engine::Block& block, const std:
     const std::string name = where + lua_tostring(L, -2);
     const std::string kind = kind_of(L, -1);
     if (kind == "block") {
-      block.blocks.push_back(read_nested_block(L, -1, name));
+      block.blocks.push_back(read_nested_block(L, -1, name, depth));
       block.blocks.back().type_name = lua_tostring(L, -2);
     } else if (kind == "nested_attribute") {
-      block.attributes.push_back(read_nested_attribute(L, -1, name, lua_tostring(L, -2)));
+      block.attributes.push_back(read_nested_attribute(L, -1, name, lua_tostring(L, -2), depth));
       block.attributes.back().name = lua_tostring(L, -2);
     } else {
       block.attributes.push_back(read_attribute(L, -1, name));
@@ -448,7 +465,7 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
   const int attributes = lua_gettop(L);
   if (!lua_isnil(L, attributes)) {
     if (!lua_istable(L, attributes)) throw std::runtime_error("schema must be a table");
-    read_block(L, attributes, schema.block, "");
+    read_block(L, attributes, schema.block, "", 0);
   }
   lua_pop(L, 1);
 

@@ -27,6 +27,13 @@ bool present(const Value& v) {
                         (why.empty() ? got : why));
 }
 
+// The whole Lua string at `index`, embedded zero bytes included (lua_tostring stops at one).
+std::string whole_string(lua_State* L, int index) {
+  size_t length = 0;
+  const char* s = lua_tolstring(L, index, &length);
+  return std::string(s, length);
+}
+
 // The exact number a Lua number means: integers stay exact, floats take their shortest text.
 std::optional<Number> lua_number(lua_State* L, int index) {
   if (lua_isinteger(L, index)) return Number::from_int(lua_tointeger(L, index));
@@ -37,11 +44,8 @@ std::optional<Number> lua_number(lua_State* L, int index) {
 
 Value to_string_value(lua_State* L, int index, const Type& t, const std::string& path) {
   switch (lua_type(L, index)) {
-    case LUA_TSTRING: {
-      size_t length = 0;
-      const char* s = lua_tolstring(L, index, &length);
-      return Value::string(std::string(s, length));
-    }
+    case LUA_TSTRING:
+      return Value::string(whole_string(L, index));
     case LUA_TNUMBER: {
       auto n = lua_number(L, index);
       if (!n) mismatch(L, index, t, path, "a number that is not finite");
@@ -61,7 +65,7 @@ Value to_number_value(lua_State* L, int index, const Type& t, const std::string&
     return Value::number(*n);
   }
   if (lua_type(L, index) == LUA_TSTRING) {
-    if (auto n = Number::parse(lua_tostring(L, index))) return Value::number(*n);
+    if (auto n = Number::parse(whole_string(L, index))) return Value::number(*n);
   }
   mismatch(L, index, t, path);
 }
@@ -69,7 +73,7 @@ Value to_number_value(lua_State* L, int index, const Type& t, const std::string&
 Value to_bool_value(lua_State* L, int index, const Type& t, const std::string& path) {
   if (lua_type(L, index) == LUA_TBOOLEAN) return Value::boolean(lua_toboolean(L, index));
   if (lua_type(L, index) == LUA_TSTRING) {
-    const std::string s = lua_tostring(L, index);
+    const std::string s = whole_string(L, index);
     if (s == "true" || s == "false") return Value::boolean(s == "true");
   }
   mismatch(L, index, t, path);
@@ -119,7 +123,7 @@ Value::Object to_attributes(lua_State* L, int index, const Type& t, const std::s
       lua_pop(L, 2);
       mismatch(L, index, t, path, "a table with a " + key_type + " key (keys must be strings)");
     }
-    const std::string key = lua_tostring(L, -2);
+    const std::string key = whole_string(L, -2);
     const Type* element = nullptr;
     if (t.kind() == TypeKind::Map) {
       element = &t.element();

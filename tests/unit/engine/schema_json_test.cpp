@@ -112,3 +112,21 @@ TEST_CASE("nested blocks appear under block_types with nesting mode and nonzero 
     }
   })"));
 }
+
+// Found by tests/fuzz (regressions/fuzz_schema): a description with a byte that is not UTF-8
+// made nlohmann's dump throw, which ended `luaform --schema`.
+TEST_CASE("text that is not UTF-8 is written with U+FFFD instead of failing") {
+  ProviderSchema schema;
+  Schema resource;
+  resource.block.description = "A s\x8d server";
+  Attribute a = attr("name\xff", Type::string());
+  a.description = "bad \xc3";
+  a.required = true;
+  resource.block.attributes.push_back(a);
+  schema.resources["demo_x"] = resource;
+  json doc = render(schema);
+  json block = doc["provider_schemas"][kAddress]["resource_schemas"]["demo_x"]["block"];
+  CHECK(block["description"] == "A s\xef\xbf\xbd server");
+  CHECK(block["attributes"].contains("name\xef\xbf\xbd"));
+  CHECK(block["attributes"]["name\xef\xbf\xbd"]["description"] == "bad \xef\xbf\xbd");
+}

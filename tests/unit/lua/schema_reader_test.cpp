@@ -316,3 +316,37 @@ TEST_CASE("a default function that fails or gives the wrong type is a load error
     CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
   }
 }
+
+// Found with the fuzz_schema target (regressions/fuzz_schema/*-nesting.lua): a type or schema
+// table that contains itself, or a tower of thousands of types, overflowed the C++ stack.
+TEST_CASE("types and blocks that nest without end are errors, not stack overflows") {
+  ProviderDir dir;
+  dir.write("resource_cyclic_type.lua", R"(
+local t = { kind = "type", name = "list" }
+t.element = t
+return { kind = "resource", schema = { a = { kind = "attribute", type = t, optional = true } } }
+)");
+  dir.write("resource_deep_type.lua", R"(
+local t = { kind = "type", name = "string" }
+for _ = 1, 100000 do t = { kind = "type", name = "map", element = t } end
+return { kind = "resource", schema = { a = { kind = "attribute", type = t, optional = true } } }
+)");
+  dir.write("resource_cyclic_block.lua", R"(
+local s = {}
+s.b = { kind = "block", nesting = "list", schema = s }
+return { kind = "resource", schema = s }
+)");
+  dir.write("resource_cyclic_nested.lua", R"(
+local s = {}
+s.n = { kind = "nested_attribute", nesting = "single", optional = true, schema = s }
+return { kind = "resource", schema = s }
+)");
+  const std::string errors = all_text(dir.load()->load_diagnostics());
+  CHECK(errors.find("resource_cyclic_type.lua: attribute \"a\": its type nests more than 64") !=
+        std::string::npos);
+  CHECK(errors.find("resource_deep_type.lua: attribute \"a\": its type nests more than 64") !=
+        std::string::npos);
+  CHECK(errors.find("resource_cyclic_block.lua: b.b.b.") != std::string::npos);
+  CHECK(errors.find("resource_cyclic_nested.lua: n.n.n.") != std::string::npos);
+  CHECK(errors.find("blocks nest more than 64 levels deep") != std::string::npos);
+}

@@ -1,0 +1,3 @@
+local s = {}
+s.b = { kind = "block", nesting = "list", schema = s }
+return { kind = "resource", schema = s }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# A bounded fuzz run: configures and builds build-fuzz (clang, -DLUAFORM_FUZZ=ON), runs every
+# target for LUAFORM_FUZZ_SECONDS (default 45) on a scratch copy of its seed corpus
+# (corpus/<target>/; what the run adds is thrown away), then replays regressions/<target>/*,
+# inputs that once crashed and must pass now. Prints one line per target:
+#   fuzz <target>: ok|FAILED, <N> executions in <S>s, <R> regressions replayed
+# and exits non-zero when any target crashed, broke a property or failed a regression.
+#
+# Environment: LUAFORM_FUZZ_SECONDS, LUAFORM_FUZZ_BUILD (default <repo>/build-fuzz),
+# CC/CXX (default clang-14/clang++-14). A crash leaves its input in the build dir's
+# fuzz-artifacts/<target>/; make it a regression by adding it to regressions/<target>/.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+build="${LUAFORM_FUZZ_BUILD:-$repo/build-fuzz}"
+seconds="${LUAFORM_FUZZ_SECONDS:-45}"
+targets=(fuzz_msgpack fuzz_json fuzz_schema fuzz_value_lua)
+
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_FUZZ=ON \
+  -DLUAFORM_WERROR=ON -DCMAKE_C_COMPILER="${CC:-clang-14}" -DCMAKE_CXX_COMPILER="${CXX:-clang++-14}" \
+  >/dev/null
+cmake --build "$build" -j2
+
+# Leaks fail a run too; a UBSan report stops it with a stack (the build makes UB fatal).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+failed=0
+for target in "${targets[@]}"; do
+  binary="$build/tests/fuzz/$target"
+  corpus="$scratch/$target"
+  artifacts="$build/fuzz-artifacts/$target"
+  log="$build/fuzz-logs/$target.log"
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+  cp "$here/corpus/$target/"* "$corpus/"
+  status=ok
+  # -rss_limit_mb and -timeout turn runaway memory or time into reported failures.
+  if ! "$binary" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=20 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1; then
+    status=FAILED
+    grep -E "ERROR:|SUMMARY:|violated|runtime error" "$log" | head -5 >&2 || true
+    echo "  log: $log; crashing input in $artifacts/" >&2
+  fi
+  executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+  replayed=0
+  shopt -s nullglob
+  regressions=("$here/regressions/$target/"*)
+  shopt -u nullglob
+  if ((${#regressions[@]} > 0)); then
+    replayed=${#regressions[@]}
+    if ! "$binary" -rss_limit_mb=2048 -timeout=20 "${regressions[@]}" >"$log.replay" 2>&1; then
+      status=FAILED
+      grep -E "ERROR:|SUMMARY:|violated|Running:" "$log.replay" | tail -5 >&2 || true
+    fi
+  fi
+  [[ "$status" == ok ]] || failed=1
+  echo "fuzz $target: $status, ${executions:-?} executions in ${seconds}s, $replayed regressions replayed"
+done
+exit "$failed"
