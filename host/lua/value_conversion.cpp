@@ -312,8 +312,26 @@ bool is_zero(const Value& v) {
   }
 }
 
+// How deep a value may nest. Declared types are bounded by the schema; a dynamic value is
+// bounded only by this, so that a table that contains itself is an error and not the end of
+// the host's stack.
+constexpr int kMaxDepth = 200;
+
 Value to_value(lua_State* L, int index, const Type& t, const std::string& name,
                ExtraKeys extra_keys) {
+  // Conversions nest only by recursion on one thread, so a thread's count is this value's.
+  thread_local int depth = 0;
+  struct Level {
+    Level() { ++depth; }
+    ~Level() { --depth; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+  } level;
+  if (depth > kMaxDepth) {
+    throw ConversionError("attribute \"" + name.substr(0, name.find_first_of(".[")) +
+                          "\": the value nests more than " + std::to_string(kMaxDepth) +
+                          " levels deep (a table that contains itself?)");
+  }
   index = lua_absindex(L, index);
   luaL_checkstack(L, 4, "value nested too deeply");
   if (lua_isnil(L, index)) return Value::null(t);

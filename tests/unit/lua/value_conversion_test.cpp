@@ -49,3 +49,24 @@ TEST_CASE("a string with a zero byte is not read as the number or bool before it
   CHECK(round_trip(Value::string("12"), Type::number(), back).empty());
   CHECK(back == Value::number(12));
 }
+
+TEST_CASE("a table that contains itself is an error, not the end of the stack") {
+  lua::RunLimits limits;
+  lua::StatePtr state = lua::new_sandboxed_state(&limits);
+  for (const char* code : {"local t = {} t[1] = t return t", "local t = {} t.self = t return t"}) {
+    CAPTURE(code);
+    auto failure = lua::protected_run(state.get(), [&](lua_State* L) {
+      REQUIRE(luaL_dostring(L, code) == LUA_OK);
+      lua::to_value(L, -1, Type::dynamic(), "result");
+    });
+    REQUIRE(failure);
+    CHECK(failure->find("attribute \"result\": the value nests more than 200 levels deep") !=
+          std::string::npos);
+  }
+  // A deep value that does end converts (dynamic values nest as deep as JSON does in practice).
+  auto failure = lua::protected_run(state.get(), [&](lua_State* L) {
+    REQUIRE(luaL_dostring(L, "local t = {} for i = 1, 150 do t = { t } end return t") == LUA_OK);
+    CHECK(lua::to_value(L, -1, Type::dynamic(), "result").is_known());
+  });
+  CHECK_FALSE(failure);
+}
