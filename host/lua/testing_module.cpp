@@ -51,6 +51,28 @@ const engine::Schema& find(const std::map<std::string, engine::Schema>& schemas,
                            "\" (it has: " + (known.empty() ? "none" : known) + ")");
 }
 
+// What a method of the handle is called on: the provider and one resource or data source type
+// (argument 2), with its schema.
+struct Call {
+  Handle& handle;
+  std::string type_name;
+  const engine::Schema& schema;
+  Type type;
+};
+
+Call call_on(lua_State* L,
+             const std::map<std::string, engine::Schema> engine::ProviderSchema::*schemas,
+             const std::string& kind) {
+  Handle& h = check_handle(L);
+  std::string type_name = luaL_checkstring(L, 2);
+  const engine::Schema& schema = find(h.schema->*schemas, kind, type_name);
+  return Call{h, std::move(type_name), schema, schema.block.implied_type()};
+}
+
+Call resource_call(lua_State* L) {
+  return call_on(L, &engine::ProviderSchema::resources, "resource");
+}
+
 // The table at `index` as a value of `type`; nil is null.
 Value pull(lua_State* L, int index, const Type& type, const std::string& what) {
   if (lua_isnoneornil(L, index)) return Value::null(type);
@@ -160,37 +182,31 @@ int handle_gc(lua_State* L) {
 }
 
 int validate(lua_State* L) {
-  Handle& h = check_handle(L);
-  const std::string type_name = luaL_checkstring(L, 2);
-  const auto& schema = find(h.schema->resources, "resource", type_name);
-  const Type type = schema.block.implied_type();
+  const Call c = resource_call(L);
   engine::ValidateRequest req;
-  req.type_name = type_name;
-  req.config = wire(pull(L, 3, type, type_name), type);
+  req.type_name = c.type_name;
+  req.config = wire(pull(L, 3, c.type, c.type_name), c.type);
   req.write_only_allowed = true;
-  push_diagnostics(L, h.service->validate_resource_config(req));
+  push_diagnostics(L, c.handle.service->validate_resource_config(req));
   return 1;
 }
 
 int plan(lua_State* L) {
-  Handle& h = check_handle(L);
-  const std::string type_name = luaL_checkstring(L, 2);
-  const auto& schema = find(h.schema->resources, "resource", type_name);
-  const Type type = schema.block.implied_type();
-  const Value prior = pull(L, 3, type, type_name);
-  const Value config = pull(L, 4, type, type_name);
+  const Call c = resource_call(L);
+  const Value prior = pull(L, 3, c.type, c.type_name);
+  const Value config = pull(L, 4, c.type, c.type_name);
   engine::PlanRequest req;
-  req.type_name = type_name;
-  req.prior_state = wire(prior, type);
-  req.config = wire(config, type);
-  req.proposed_new_state = wire(engine::proposed_new_state(schema.block, prior, config), type);
+  req.type_name = c.type_name;
+  req.prior_state = wire(prior, c.type);
+  req.config = wire(config, c.type);
+  req.proposed_new_state = wire(engine::proposed_new_state(c.schema.block, prior, config), c.type);
   req.prior_private = optional_string(L, 5);
-  req.prior_identity = pull_identity(L, 6, schema, type_name);
-  auto resp = h.service->plan_resource_change(req);
+  req.prior_identity = pull_identity(L, 6, c.schema, c.type_name);
+  auto resp = c.handle.service->plan_resource_change(req);
   return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
-    set_value_field(L, "planned", resp.planned_state, type, diags);
+    set_value_field(L, "planned", resp.planned_state, c.type, diags);
     set_string_field(L, "private", resp.planned_private);
-    set_identity_field(L, schema, resp.planned_identity, diags);
+    set_identity_field(L, c.schema, resp.planned_identity, diags);
     lua_createtable(L, static_cast<int>(resp.requires_replace.size()), 0);
     lua_Integer i = 0;
     for (const auto& path : resp.requires_replace) {
@@ -202,49 +218,42 @@ int plan(lua_State* L) {
 }
 
 int apply(lua_State* L) {
-  Handle& h = check_handle(L);
-  const std::string type_name = luaL_checkstring(L, 2);
-  const auto& schema = find(h.schema->resources, "resource", type_name);
-  const Type type = schema.block.implied_type();
+  const Call c = resource_call(L);
   engine::ApplyRequest req;
-  req.type_name = type_name;
-  req.prior_state = wire(pull(L, 3, type, type_name), type);
-  req.planned_state = wire(pull(L, 4, type, type_name), type);
-  req.config = wire(pull(L, 5, type, type_name), type);
+  req.type_name = c.type_name;
+  req.prior_state = wire(pull(L, 3, c.type, c.type_name), c.type);
+  req.planned_state = wire(pull(L, 4, c.type, c.type_name), c.type);
+  req.config = wire(pull(L, 5, c.type, c.type_name), c.type);
   req.planned_private = optional_string(L, 6);
-  req.planned_identity = pull_identity(L, 7, schema, type_name);
-  auto resp = h.service->apply_resource_change(req);
+  req.planned_identity = pull_identity(L, 7, c.schema, c.type_name);
+  auto resp = c.handle.service->apply_resource_change(req);
   return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
-    set_value_field(L, "state", resp.new_state, type, diags);
+    set_value_field(L, "state", resp.new_state, c.type, diags);
     set_string_field(L, "private", resp.private_data);
-    set_identity_field(L, schema, resp.new_identity, diags);
+    set_identity_field(L, c.schema, resp.new_identity, diags);
   });
 }
 
 int read(lua_State* L) {
-  Handle& h = check_handle(L);
-  const std::string type_name = luaL_checkstring(L, 2);
-  const auto& schema = find(h.schema->resources, "resource", type_name);
-  const Type type = schema.block.implied_type();
+  const Call c = resource_call(L);
   engine::ReadRequest req;
-  req.type_name = type_name;
-  req.current_state = wire(pull(L, 3, type, type_name), type);
+  req.type_name = c.type_name;
+  req.current_state = wire(pull(L, 3, c.type, c.type_name), c.type);
   req.private_data = optional_string(L, 4);
-  req.current_identity = pull_identity(L, 5, schema, type_name);
-  auto resp = h.service->read_resource(req);
+  req.current_identity = pull_identity(L, 5, c.schema, c.type_name);
+  auto resp = c.handle.service->read_resource(req);
   return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
-    set_value_field(L, "state", resp.new_state, type, diags);
+    set_value_field(L, "state", resp.new_state, c.type, diags);
     set_string_field(L, "private", resp.private_data);
-    set_identity_field(L, schema, resp.new_identity, diags);
+    set_identity_field(L, c.schema, resp.new_identity, diags);
   });
 }
 
 int import(lua_State* L) {
-  Handle& h = check_handle(L);
-  const std::string type_name = luaL_checkstring(L, 2);
-  find(h.schema->resources, "resource", type_name);
+  const Call c = resource_call(L);
+  const Handle& h = c.handle;
   engine::ImportRequest req;
-  req.type_name = type_name;
+  req.type_name = c.type_name;
   req.id = luaL_checkstring(L, 3);
   auto resp = h.service->import_resource_state(req);
   return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
@@ -264,19 +273,17 @@ int import(lua_State* L) {
 }
 
 int read_data(lua_State* L) {
-  Handle& h = check_handle(L);
-  const std::string type_name = luaL_checkstring(L, 2);
-  const auto& schema = find(h.schema->data_sources, "data source", type_name);
-  const Type type = schema.block.implied_type();
+  const Call c = call_on(L, &engine::ProviderSchema::data_sources, "data source");
   engine::ValidateRequest validate;
-  validate.type_name = type_name;
-  validate.config = wire(pull(L, 3, type, type_name), type);
-  engine::Diagnostics diags = h.service->validate_data_source_config(validate);
+  validate.type_name = c.type_name;
+  validate.config = wire(pull(L, 3, c.type, c.type_name), c.type);
+  engine::Diagnostics diags = c.handle.service->validate_data_source_config(validate);
   engine::ReadDataResponse resp;
-  if (!diags.has_errors()) resp = h.service->read_data_source({type_name, validate.config});
+  if (!diags.has_errors())
+    resp = c.handle.service->read_data_source({c.type_name, validate.config});
   diags.append(resp.diagnostics);
   return push_result(L, diags, [&](engine::Diagnostics& decoded) {
-    set_value_field(L, "state", resp.state, type, decoded);
+    set_value_field(L, "state", resp.state, c.type, decoded);
   });
 }
 
