@@ -10,8 +10,8 @@ return tf.resource {
   create = function(d)
     d:set_id(d:get("name"))
     local held = {}
-    for i = 1, math.maxinteger do
-      held[i] = ("x"):rep(100) .. i -- MARK: hog
+    while true do
+      held[#held + 1] = ("x"):rep(100) .. #held -- MARK: hog
     end
   end,
   read = function() end,
