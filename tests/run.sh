@@ -9,7 +9,7 @@
 #   LUAFORM_SKIP_ASAN=1  skip the sanitizer build entirely
 #   LUAFORM_SKIP_TSAN=1  skip the ThreadSanitizer build of the unit tests
 #   LUAFORM_CACHE=DIR    where the OpenTofu CLI is cached (default ~/.cache/luaform)
-#   LUAFORM_FUZZ_SECONDS=N  how long each fuzz target runs (default 45)
+#   LUAFORM_FUZZ_SECONDS=N  how long each fuzz target runs (default 30)
 #   PYTEST_ARGS="..."    extra arguments for pytest (e.g. -k drift)
 set -uo pipefail
 
@@ -173,7 +173,7 @@ fi
 
 # Fuzzing: a bounded run of every libFuzzer target (tests/fuzz/run.sh prints one line per
 # target); each target is one pass or one failure.
-step "fuzz (tests/fuzz/run.sh, ${LUAFORM_FUZZ_SECONDS:-45}s per target)"
+step "fuzz (tests/fuzz/run.sh, ${LUAFORM_FUZZ_SECONDS:-30}s per target)"
 fuzz_log="$(mktemp)"
 bash tests/fuzz/run.sh 2>&1 | tee "$fuzz_log"
 fuzz_rc=${PIPESTATUS[0]}

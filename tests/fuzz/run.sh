@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A bounded fuzz run: configures and builds build-fuzz (clang, -DLUAFORM_FUZZ=ON), runs every
-# target for LUAFORM_FUZZ_SECONDS (default 45) on a scratch copy of its seed corpus
+# target for LUAFORM_FUZZ_SECONDS (default 30) on a scratch copy of its seed corpus
 # (corpus/<target>/; what the run adds is thrown away), then replays regressions/<target>/*,
 # inputs that once crashed and must pass now. Prints one line per target:
 #   fuzz <target>: ok|FAILED, <N> executions in <S>s, <R> regressions replayed
@@ -14,7 +14,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 build="${LUAFORM_FUZZ_BUILD:-$repo/build-fuzz}"
-seconds="${LUAFORM_FUZZ_SECONDS:-45}"
+seconds="${LUAFORM_FUZZ_SECONDS:-30}"
 targets=(fuzz_msgpack fuzz_json fuzz_schema fuzz_value_lua)
 
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_FUZZ=ON \
