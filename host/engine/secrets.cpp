@@ -1,6 +1,7 @@
 #include "host/engine/secrets.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "host/engine/value_walk.h"
 
@@ -64,6 +65,19 @@ void collect_block(const Block& block, const Value& object, std::vector<std::str
   }
 }
 
+// Secrets shorter than this are hidden only where they stand alone (see redact).
+constexpr size_t kShortSecret = 4;
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// Whether the occurrence of a `length`-byte secret at `at` stands alone in `text`.
+bool whole_word(const std::string& text, size_t at, size_t length) {
+  return (at == 0 || !word_char(text[at - 1])) &&
+         (at + length >= text.size() || !word_char(text[at + length]));
+}
+
 }  // namespace
 
 std::vector<std::string> sensitive_texts(const Block& block, const Value& object) {
@@ -77,8 +91,16 @@ std::string redact(std::string text, std::vector<std::string> secrets) {
             [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
   for (const auto& secret : secrets) {
     if (secret.empty()) continue;
-    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) {
+    // A secret of a few characters ("t", "42") is hidden where it stands alone: hiding it
+    // inside every word would leave no message to read.
+    const bool short_secret = secret.size() < kShortSecret;
+    for (size_t at = text.find(secret); at != std::string::npos;) {
+      if (short_secret && !whole_word(text, at, secret.size())) {
+        at = text.find(secret, at + 1);
+        continue;
+      }
       text.replace(at, secret.size(), "***");
+      at = text.find(secret, at + 3);
     }
   }
   return text;

@@ -50,8 +50,16 @@ TEST_CASE("redact hides every occurrence of every secret, longest first") {
   // The longer secret is replaced whole, not left half-shown by its shorter prefix.
   CHECK(redact("key=secret-long", {"secret", "secret-long"}) == "key=***");
   CHECK(redact("nothing here", {"", "absent"}) == "nothing here");
-  CHECK(redact("aaaa", {"aa"}) == "******");
+  CHECK(redact("aaaa", {"aaaa"}) == "***");
   CHECK(redact("pin 4417", {"4417"}) == "pin ***");
+}
+
+TEST_CASE("a secret of a few characters is hidden only where it stands alone") {
+  // Hiding "t" inside every word would leave nothing to read.
+  CHECK(redact("Conflicting token \"t\"", {"t"}) == "Conflicting token \"***\"");
+  CHECK(redact("storage grows by itself; b", {"b"}) == "storage grows by itself; ***");
+  CHECK(redact("port 42, not 420 or x42", {"42"}) == "port ***, not 420 or x42");
+  CHECK(redact("key abcd in abcdef", {"abcd"}) == "key *** in ***ef");
 }
 
 TEST_CASE("redacted diagnostics keep their severity and path and lose their secrets") {
