@@ -191,6 +191,19 @@ bool from_config(const Block& block, const Value& planned, const Value& config) 
   return true;
 }
 
+std::vector<const Value*> config_counterparts(const Block& block, const Value::List& elements,
+                                              const Value& config) {
+  // Exact matches are taken first, so that a configured value is never credited to an element
+  // it did not produce.
+  ConfigElements configs(block, config);
+  std::vector<const Value*> configured(elements.size(), nullptr);
+  for (size_t i = 0; i < elements.size(); ++i) configured[i] = configs.take_equal(elements[i]);
+  for (size_t i = 0; i < elements.size(); ++i) {
+    if (!configured[i]) configured[i] = configs.take_from_config(elements[i]);
+  }
+  return configured;
+}
+
 Value map_nested_elements(const NestedBlock& nested, const Value& v, const Value& prior,
                           const Value& config, const ElementRule& rule) {
   if (!usable(v)) return v;
@@ -215,15 +228,10 @@ Value map_nested_elements(const NestedBlock& nested, const Value& v, const Value
       return Value::list(v.type().element(), std::move(out));
     }
     case NestingMode::Set: {
-      // Each config element explains one planned element: exact matches are taken first, so
-      // that a configured value is never credited to an element it did not produce.
-      ConfigElements configs(nested.block, config);
+      // Each config element explains one planned element.
       const Value::List& elements = v.elements();
-      std::vector<const Value*> configured(elements.size(), nullptr);
-      for (size_t i = 0; i < elements.size(); ++i) configured[i] = configs.take_equal(elements[i]);
-      for (size_t i = 0; i < elements.size(); ++i) {
-        if (!configured[i]) configured[i] = configs.take_from_config(elements[i]);
-      }
+      const std::vector<const Value*> configured =
+          config_counterparts(nested.block, elements, config);
       Value::List out;
       out.reserve(elements.size());
       for (size_t i = 0; i < elements.size(); ++i) {

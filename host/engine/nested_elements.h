@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "host/engine/schema.h"
 #include "host/engine/value.h"
@@ -27,6 +28,12 @@ Value map_nested_elements(const NestedBlock& nested, const Value& v, const Value
 // attribute is either left null by the config or equal to it. This is how the CLI pairs the
 // elements of a set of blocks with the configuration they came from.
 bool from_config(const Block& block, const Value& planned, const Value& config);
+
+// For each of `elements` (objects of `block`), the element of the set `config` it can have come
+// from (see from_config), each config element taken at most once; nullptr where there is none.
+// O(n log n) in the number of elements.
+std::vector<const Value*> config_counterparts(const Block& block, const Value::List& elements,
+                                              const Value& config);
 
 // The attribute of an object that may be null or unknown (then: a null of the attribute's type).
 Value attribute_of(const Value& object, const std::string& name, const Type& type);

@@ -1,5 +1,6 @@
 #include "host/engine/proposed_new.h"
 
+#include <map>
 #include <vector>
 
 #include "host/engine/nested_elements.h"
@@ -13,22 +14,23 @@ bool usable(const Value& v) {
   return v.is_known() && !v.is_null();
 }
 
-// A config set element keeps the stored element it came from; new elements have none.
+// A config set element keeps the stored element it came from (paired as the plan pairs them);
+// new elements have none.
 Value proposed_set(const NestedBlock& nested, const Value& prior, const Value& config) {
   const Type element_type = nested.block.implied_type();
+  std::map<const Value*, const Value*> stored_for;  // config element -> its stored element
+  if (usable(prior)) {
+    const auto counterparts = config_counterparts(nested.block, prior.elements(), config);
+    for (size_t i = 0; i < counterparts.size(); ++i) {
+      if (counterparts[i]) stored_for[counterparts[i]] = &prior.elements()[i];
+    }
+  }
   const Value no_prior = Value::null(element_type);
-  std::vector<bool> used(usable(prior) ? prior.elements().size() : 0, false);
   Value::List elements;
   for (const Value& c : config.elements()) {
-    const Value* counterpart = &no_prior;
-    for (size_t i = 0; i < used.size(); ++i) {
-      if (!used[i] && from_config(nested.block, prior.elements()[i], c)) {
-        used[i] = true;
-        counterpart = &prior.elements()[i];
-        break;
-      }
-    }
-    elements.push_back(proposed_new_state(nested.block, *counterpart, c));
+    auto found = stored_for.find(&c);
+    elements.push_back(
+        proposed_new_state(nested.block, found == stored_for.end() ? no_prior : *found->second, c));
   }
   return Value::set(element_type, std::move(elements));
 }

@@ -17,7 +17,8 @@ namespace luaform::engine {
 std::vector<std::string> sensitive_texts(const Block& block, const Value& object);
 
 // `text` with every occurrence of each secret replaced by "***", longest secrets first (so a
-// longer secret is not left half-shown by a shorter one it starts with).
+// longer secret is not left half-shown by a shorter one it starts with). A secret shorter than
+// four characters is replaced only where it stands alone, not inside a longer word.
 std::string redact(std::string text, std::vector<std::string> secrets);
 
 // `diags` with every secret hidden in their summaries and details: a script's error message
