@@ -14,6 +14,7 @@ from debug_provider import DebugProvider
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
 import object_api  # noqa: E402  (the e2e suite's JSON API, reused as the REST backend)
+from loopback import QuietServer  # noqa: E402
 
 REQUIRED_PROVIDERS = """terraform {
   required_providers {
@@ -129,7 +130,7 @@ resource "bench_sleep" "r" {{
     return results
 
 
-class CountingServer(object_api.QuietServer):
+class CountingServer(QuietServer):
     """The JSON object API, also counting the TCP connections clients opened (each one is
     handed to process_request once, on the serving thread)."""
 
