@@ -1,11 +1,10 @@
 #include "host/lua/http_client.h"
 
-#include <curl/curl.h>
+#include "host/lua/curl_library.h"
 
 #include <algorithm>
 #include <cctype>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <thread>
 
@@ -16,11 +15,6 @@ using Clock = std::chrono::steady_clock;
 
 // How often a wait between attempts looks at the interruption.
 constexpr Milliseconds kWaitSlice{50};
-
-void global_init() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -94,7 +88,7 @@ bool retryable_error(CURLcode code) {
 }
 
 struct SlistFree {
-  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+  void operator()(curl_slist* list) const { curl_library().slist_free_all(list); }
 };
 
 // Remaining time before the deadline, or `limit` when that is sooner (or there is no deadline).
@@ -112,14 +106,15 @@ class AttemptFailed : public std::runtime_error {
 };
 
 Response attempt_once(CURL* curl, const Request& request, const Interruption& interruption) {
-  curl_easy_reset(curl);  // keeps the connection cache
+  const CurlLibrary& lib = curl_library();
+  lib.easy_reset(curl);  // keeps the connection cache
   Attempt attempt;
   attempt.interruption = &interruption;
   char error_text[CURL_ERROR_SIZE] = {};
 
   std::unique_ptr<curl_slist, SlistFree> headers;
   auto add_header = [&](const std::string& line) {
-    curl_slist* grown = curl_slist_append(headers.get(), line.c_str());
+    curl_slist* grown = lib.slist_append(headers.get(), line.c_str());
     if (grown == nullptr) throw std::bad_alloc();
     (void)headers.release();
     headers.reset(grown);
@@ -129,60 +124,60 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
   }
   add_header("Expect:");  // no 100-continue round trip before a body
 
-  curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
-  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "luaform");
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
+  lib.easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+  lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  lib.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  lib.easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+  lib.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+  lib.easy_setopt(curl, CURLOPT_USERAGENT, "luaform");
+  lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
+  lib.easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
   if (request.method == "HEAD") {
-    curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    lib.easy_setopt(curl, CURLOPT_NOBODY, 1L);
   } else if (request.method != "GET" || request.body) {
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    lib.easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   }
   if (request.body) {
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body->data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body->size()));
+    lib.easy_setopt(curl, CURLOPT_POSTFIELDS, request.body->data());
+    lib.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                    static_cast<curl_off_t>(request.body->size()));
   }
   if (request.basic_auth) {
-    curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-    curl_easy_setopt(curl, CURLOPT_USERNAME, request.basic_auth->first.c_str());
-    curl_easy_setopt(curl, CURLOPT_PASSWORD, request.basic_auth->second.c_str());
+    lib.easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+    lib.easy_setopt(curl, CURLOPT_USERNAME, request.basic_auth->first.c_str());
+    lib.easy_setopt(curl, CURLOPT_PASSWORD, request.basic_auth->second.c_str());
   }
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
-                   static_cast<long>(within_deadline(request.timeout, interruption).count()));
-  curl_easy_setopt(
+  lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                  static_cast<long>(within_deadline(request.timeout, interruption).count()));
+  lib.easy_setopt(
       curl, CURLOPT_CONNECTTIMEOUT_MS,
       static_cast<long>(within_deadline(request.connect_timeout, interruption).count()));
   if (!request.tls.ca_file.empty())
-    curl_easy_setopt(curl, CURLOPT_CAINFO, request.tls.ca_file.c_str());
+    lib.easy_setopt(curl, CURLOPT_CAINFO, request.tls.ca_file.c_str());
   if (!request.tls.client_cert.empty()) {
-    curl_easy_setopt(curl, CURLOPT_SSLCERT, request.tls.client_cert.c_str());
+    lib.easy_setopt(curl, CURLOPT_SSLCERT, request.tls.client_cert.c_str());
   }
   if (!request.tls.client_key.empty()) {
-    curl_easy_setopt(curl, CURLOPT_SSLKEY, request.tls.client_key.c_str());
+    lib.easy_setopt(curl, CURLOPT_SSLKEY, request.tls.client_key.c_str());
   }
   if (request.tls.insecure) {
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+    lib.easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+    lib.easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
   }
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &attempt);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &attempt);
-  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &attempt);
-  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  lib.easy_setopt(curl, CURLOPT_WRITEDATA, &attempt);
+  lib.easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  lib.easy_setopt(curl, CURLOPT_HEADERDATA, &attempt);
+  lib.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+  lib.easy_setopt(curl, CURLOPT_XFERINFODATA, &attempt);
+  lib.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
 
-  const CURLcode code = curl_easy_perform(curl);
+  const CURLcode code = lib.easy_perform(curl);
   if (attempt.interrupted) throw TransportError(*attempt.interrupted);
   if (code != CURLE_OK) {
-    std::string message = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+    std::string message = error_text[0] != '\0' ? error_text : lib.easy_strerror(code);
     if (code == CURLE_OPERATION_TIMEDOUT && interruption.deadline &&
         Clock::now() >= *interruption.deadline && interruption.reason) {
       // The attempt was cut short to end at the operation's deadline: say that, not "timed out".
@@ -190,7 +185,7 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
     }
     throw AttemptFailed(message, retryable_error(code));
   }
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &attempt.response.status);
+  lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &attempt.response.status);
   return std::move(attempt.response);
 }
 
@@ -222,13 +217,12 @@ std::optional<std::string> Response::header(std::string_view name) const {
 }
 
 Session::Session() : handle_(nullptr) {
-  global_init();
-  handle_ = curl_easy_init();
+  handle_ = curl_library().easy_init();
   if (handle_ == nullptr) throw std::runtime_error("cannot start libcurl");
 }
 
 Session::~Session() {
-  curl_easy_cleanup(handle_);
+  curl_library().easy_cleanup(handle_);
 }
 
 Response Session::send(const Request& request, const RetryPolicy& policy,
