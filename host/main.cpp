@@ -165,7 +165,9 @@ int main(int argc, char** argv) {
     std::cerr << "\nThis binary is a plugin and is not meant to be run directly.\n";
     return 1;
   }
-  auto service =
-      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
-  return luaform::protocol::serve(service, options);
+  // The scripts load once serve() has printed the handshake, while the CLI connects.
+  auto service = luaform::protocol::PendingService::deferred([&scripts] {
+    return std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  });
+  return luaform::protocol::serve(std::move(service), options);
 }

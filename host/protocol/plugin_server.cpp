@@ -25,13 +25,13 @@ std::shared_ptr<grpc::ServerCredentials> credentials(const PluginServerConfig& c
 
 }  // namespace
 
-PluginServer::PluginServer(std::shared_ptr<engine::ProviderService> service)
+PluginServer::PluginServer(PendingService service)
     : provider6_(service),
       provider5_(std::move(service)),
       controller_(shutdown_),
       stdio_(shutdown_) {}
 
-std::unique_ptr<PluginServer> PluginServer::start(std::shared_ptr<engine::ProviderService> service,
+std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
                                                   const PluginServerConfig& config,
                                                   std::string& error) {
   std::unique_ptr<PluginServer> self(new PluginServer(std::move(service)));

@@ -10,8 +10,8 @@
 
 #include <grpcpp/server.h>
 
-#include "host/engine/provider_service.h"
 #include "host/protocol/go_plugin_services.h"
+#include "host/protocol/pending_service.h"
 #include "host/protocol/shutdown_signal.h"
 #include "host/protocol/tfplugin5_server.h"
 #include "host/protocol/tfplugin6_server.h"
@@ -32,7 +32,7 @@ struct PluginServerConfig {
 class PluginServer {
  public:
   // Starts listening; nullptr and `error` set when the socket or credentials are unusable.
-  static std::unique_ptr<PluginServer> start(std::shared_ptr<engine::ProviderService> service,
+  static std::unique_ptr<PluginServer> start(PendingService service,
                                              const PluginServerConfig& config, std::string& error);
   ~PluginServer();  // stops the server if stop() was not called
   PluginServer(const PluginServer&) = delete;
@@ -44,7 +44,7 @@ class PluginServer {
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(1000));
 
  private:
-  explicit PluginServer(std::shared_ptr<engine::ProviderService> service);
+  explicit PluginServer(PendingService service);
 
   ShutdownSignal shutdown_;
   Tfplugin6Server provider6_;

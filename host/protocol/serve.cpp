@@ -40,7 +40,7 @@ bool started_by_cli() {
   return env_or_empty(kMagicCookieKey) == kMagicCookieValue;
 }
 
-int serve(std::shared_ptr<engine::ProviderService> service, const ServeOptions& options) {
+int serve(PendingService service, const ServeOptions& options) {
   if (!options.debug && !started_by_cli()) {
     std::cerr << "This binary is a plugin. These are not meant to be executed directly.\n"
                  "Run the program that uses this plugin (tofu or terraform); it starts the\n"
@@ -96,7 +96,7 @@ int serve(std::shared_ptr<engine::ProviderService> service, const ServeOptions& 
   }
   SignalWatcher watcher(handled, ignored, [&](int) { signal_shutdown.request(); });
 
-  server = PluginServer::start(std::move(service), config, error);
+  server = PluginServer::start(service, config, error);
   if (!server) {
     std::cerr << "[ERROR] luaform: " << error << "\n";
     return 1;
@@ -118,6 +118,9 @@ int serve(std::shared_ptr<engine::ProviderService> service, const ServeOptions& 
   } else {
     announce(handshake_line(version, config.socket_path, server_cert_base64));
   }
+  // Loading the scripts after the handshake, not before, keeps it off the CLI's wait for the
+  // plugin to start: the CLI connects meanwhile, and an early RPC waits for the load.
+  service.start();
 
   server->shutdown_signal().wait();
   server->stop();

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "host/engine/provider_service.h"
+#include "host/protocol/pending_service.h"
 
 namespace luaform::protocol {
 
@@ -18,7 +18,8 @@ struct ServeOptions {
 bool started_by_cli();
 
 // Negotiates the protocol version, listens, prints the handshake line and serves until
-// GRPCController.Shutdown or a termination signal. Returns the process exit code.
-int serve(std::shared_ptr<engine::ProviderService> service, const ServeOptions& options);
+// GRPCController.Shutdown or a termination signal. Returns the process exit code. `service`
+// may still be loading: RPCs wait for it, the handshake does not.
+int serve(PendingService service, const ServeOptions& options);
 
 }  // namespace luaform::protocol

@@ -3,15 +3,14 @@
 
 #include <memory>
 
-#include "host/engine/provider_service.h"
+#include "host/protocol/pending_service.h"
 #include "host/protocol/proto/tfplugin5.grpc.pb.h"
 
 namespace luaform::protocol {
 
 class Tfplugin5Server final : public tfplugin5::Provider::Service {
  public:
-  explicit Tfplugin5Server(std::shared_ptr<engine::ProviderService> service)
-      : service_(std::move(service)) {}
+  explicit Tfplugin5Server(PendingService service) : service_(std::move(service)) {}
 
   using Ctx = grpc::ServerContext;
   grpc::Status GetMetadata(Ctx*, const tfplugin5::GetProviderMetadata::Request*,
@@ -75,7 +74,7 @@ class Tfplugin5Server final : public tfplugin5::Provider::Service {
   grpc::Status Stop(Ctx*, const tfplugin5::Stop::Request*, tfplugin5::Stop::Response*) override;
 
  private:
-  std::shared_ptr<engine::ProviderService> service_;
+  PendingService service_;
 };
 
 }  // namespace luaform::protocol

@@ -3,15 +3,14 @@
 
 #include <memory>
 
-#include "host/engine/provider_service.h"
+#include "host/protocol/pending_service.h"
 #include "host/protocol/proto/tfplugin6.grpc.pb.h"
 
 namespace luaform::protocol {
 
 class Tfplugin6Server final : public tfplugin6::Provider::Service {
  public:
-  explicit Tfplugin6Server(std::shared_ptr<engine::ProviderService> service)
-      : service_(std::move(service)) {}
+  explicit Tfplugin6Server(PendingService service) : service_(std::move(service)) {}
 
   using Ctx = grpc::ServerContext;
   grpc::Status GetMetadata(Ctx*, const tfplugin6::GetProviderMetadata::Request*,
@@ -92,7 +91,7 @@ class Tfplugin6Server final : public tfplugin6::Provider::Service {
                             tfplugin6::StopProvider::Response*) override;
 
  private:
-  std::shared_ptr<engine::ProviderService> service_;
+  PendingService service_;
 };
 
 }  // namespace luaform::protocol

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <future>
+#include <stdexcept>
 #include <thread>
 
 #include "host/protocol/proto/go_plugin.grpc.pb.h"
@@ -25,7 +27,8 @@ struct TlsFixture {
   std::unique_ptr<SocketDirectory> dir = SocketDirectory::create("/tmp", error);
   std::unique_ptr<PluginServer> server;
 
-  explicit TlsFixture(const char* client_curve = "P-256")
+  explicit TlsFixture(const char* client_curve = "P-256",
+                      PendingService service = PendingService::ready(testing::file_provider()))
       : client_cert(generate_certificate(error, client_curve)) {
     REQUIRE(server_cert);
     REQUIRE(client_cert);
@@ -33,7 +36,7 @@ struct TlsFixture {
     PluginServerConfig config;
     config.socket_path = dir->socket_path();
     config.tls = MutualTls{server_cert->cert_pem, server_cert->key_pem, client_cert->cert_pem};
-    server = PluginServer::start(testing::file_provider(), config, error);
+    server = PluginServer::start(std::move(service), config, error);
     REQUIRE_MESSAGE(server, error);
   }
 
@@ -61,6 +64,59 @@ TEST_CASE("over mutual TLS the provider answers GetProviderSchema in both protoc
   status = v5->GetSchema(testing::context().get(), {}, &r5);
   REQUIRE_MESSAGE(status.ok(), status.error_message());
   CHECK(r5.resource_schemas().count("test_file") == 1);
+}
+
+TEST_CASE("an RPC that arrives while the provider is still loading waits for it") {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  TlsFixture f("P-256", PendingService::deferred([released] {
+                 released.wait();
+                 return testing::file_provider();
+               }));
+  auto stub = tfplugin6::Provider::NewStub(f.channel());
+  tfplugin6::GetProviderSchema::Response resp;
+  auto answer = std::async(std::launch::async, [&] {
+    return stub->GetProviderSchema(testing::context().get(), {}, &resp);
+  });
+  // Still loading: no answer, however long the wait.
+  CHECK(answer.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
+  release.set_value();
+  const grpc::Status status = answer.get();
+  REQUIRE_MESSAGE(status.ok(), status.error_message());
+  CHECK(resp.diagnostics_size() == 0);
+  CHECK(resp.resource_schemas().count("test_file") == 1);
+}
+
+TEST_CASE("a deferred provider loads when started, before any RPC asks for it") {
+  std::promise<void> loaded;
+  auto done = loaded.get_future();
+  PendingService service = PendingService::deferred([&loaded] {
+    loaded.set_value();
+    return testing::file_provider();
+  });
+  CHECK(done.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
+  service.start();
+  service.start();  // a second start is harmless
+  CHECK(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  const auto answer = service->get_provider_schema();
+  REQUIRE(answer.schema != nullptr);
+  CHECK(answer.schema->resources.count("test_file") == 1);
+}
+
+TEST_CASE("a provider that fails to load answers every RPC with an error saying why") {
+  TlsFixture f("P-256", PendingService::deferred([]() -> std::shared_ptr<engine::ProviderService> {
+                 throw std::runtime_error("the scripts could not be read");
+               }));
+  auto stub = tfplugin6::Provider::NewStub(f.channel());
+  tfplugin6::GetProviderSchema::Response resp;
+  const grpc::Status status = stub->GetProviderSchema(testing::context().get(), {}, &resp);
+  REQUIRE_MESSAGE(status.ok(), status.error_message());
+  REQUIRE(resp.diagnostics_size() == 1);
+  CHECK(resp.diagnostics(0).severity() == tfplugin6::Diagnostic::ERROR);
+  CHECK(resp.diagnostics(0).detail() == "the scripts could not be read");
+  tfplugin6::StopProvider::Response stopped;
+  REQUIRE(stub->StopProvider(testing::context().get(), {}, &stopped).ok());
+  CHECK(stopped.error() == "the scripts could not be read");
 }
 
 TEST_CASE("a P-521 client certificate, as go-plugin's client makes, is accepted") {

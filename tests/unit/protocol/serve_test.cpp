@@ -142,8 +142,9 @@ TEST_CASE(
   tfplugin6::GetProviderSchema::Response schema;
   {
     CapturedStdout out;
-    auto running = std::async(std::launch::async,
-                              [] { return serve(testing::file_provider(), ServeOptions{}); });
+    auto running = std::async(std::launch::async, [] {
+      return serve(PendingService::ready(testing::file_provider()), ServeOptions{});
+    });
     line = out.first_line(std::chrono::seconds(10));
     if (line) {
       auto fields = split(*line, '|');
@@ -213,8 +214,9 @@ TEST_CASE(
   tfplugin5::GetProviderSchema::Response schema;
   {
     CapturedStdout out;
-    auto running = std::async(std::launch::async,
-                              [] { return serve(testing::file_provider(), ServeOptions{}); });
+    auto running = std::async(std::launch::async, [] {
+      return serve(PendingService::ready(testing::file_provider()), ServeOptions{});
+    });
     line = out.first_line(std::chrono::seconds(10));
     if (line) {
       auto fields = split(*line, '|');
@@ -244,7 +246,7 @@ TEST_CASE("serve exits 1 without printing when no protocol version is shared") {
   ScopedEnv versions("PLUGIN_PROTOCOL_VERSIONS", "6");
   ScopedEnv only("LUAFORM_PROTOCOL", "5");
   CapturedStdout out;
-  CHECK(serve(testing::file_provider(), ServeOptions{}) == 1);
+  CHECK(serve(PendingService::ready(testing::file_provider()), ServeOptions{}) == 1);
   CHECK(out.text().empty());
 }
 
@@ -256,7 +258,7 @@ TEST_CASE("started_by_cli requires the exact magic cookie, and serve refuses wit
   ScopedEnv wrong("TF_PLUGIN_MAGIC_COOKIE", "nope");
   CHECK_FALSE(started_by_cli());
   CapturedStdout out;
-  CHECK(serve(testing::file_provider(), ServeOptions{}) == 1);
+  CHECK(serve(PendingService::ready(testing::file_provider()), ServeOptions{}) == 1);
   CHECK(out.text().empty());
 }
 
@@ -271,8 +273,9 @@ TEST_CASE("debug mode needs no cookie, prints TF_REATTACH_PROVIDERS and stops on
   grpc::Status status;
   {
     CapturedStdout out;
-    auto running =
-        std::async(std::launch::async, [&] { return serve(testing::file_provider(), options); });
+    auto running = std::async(std::launch::async, [&] {
+      return serve(PendingService::ready(testing::file_provider()), options);
+    });
     // The reattach line is the second one.
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (std::chrono::steady_clock::now() < deadline &&

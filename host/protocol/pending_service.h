@@ -1,0 +1,48 @@
+// The provider service as the RPC handlers reach it: possibly still loading. serve() prints the
+// handshake first and only then starts loading the scripts on a thread of their own (the CLI
+// spends that time connecting and negotiating TLS); an RPC that arrives before they are loaded
+// waits here for them.
+#pragma once
+
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "host/engine/provider_service.h"
+
+namespace luaform::protocol {
+
+class PendingService {
+ public:
+  using Loader = std::function<std::shared_ptr<engine::ProviderService>()>;
+
+  // A service that `load` makes on a thread of its own once start() is called (or an RPC
+  // needs it first); what it returns or throws is what every RPC gets.
+  static PendingService deferred(Loader load);
+  // A service that is already loaded (the unit tests' servers).
+  static PendingService ready(std::shared_ptr<engine::ProviderService> service);
+
+  // Starts loading, once; later calls do nothing.
+  void start() const;
+  // The service, once loaded (starting the load if nobody has); rethrows what the loader
+  // threw. Blocks only while loading.
+  engine::ProviderService& get() const;
+  engine::ProviderService* operator->() const { return &get(); }
+
+ private:
+  // Shared by every copy; the last copy to go joins the loading thread.
+  struct Load {
+    Loader loader;
+    std::once_flag started;
+    std::promise<std::shared_ptr<engine::ProviderService>> promise;
+    std::shared_future<std::shared_ptr<engine::ProviderService>> result;
+    std::thread thread;
+    ~Load();
+  };
+  explicit PendingService(std::shared_ptr<Load> load) : load_(std::move(load)) {}
+  std::shared_ptr<Load> load_;
+};
+
+}  // namespace luaform::protocol
