@@ -2,6 +2,7 @@
 (tests/bench/tools), which starts it, times the calls and reads its CPU time and memory."""
 
 import json
+import statistics
 import subprocess
 import tempfile
 
@@ -17,16 +18,30 @@ def run_client(client, mode, options, subject, timeout=3600):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+COLD_ROUNDS = 3
+
+
 def cold_start(client, host, peer_binary, echo, type_counts, repeat):
-    """Exec to handshake line, and to the first GetProviderSchema answer."""
+    """Exec to handshake line, and to the first GetProviderSchema answer. The subjects take
+    turns, COLD_ROUNDS rounds of REPEAT starts each, and each figure is the median of the
+    rounds' medians: a few milliseconds are at stake, and a burst of other work on the machine
+    then lands on every subject alike instead of on whichever one was running."""
     results = {}
     with tempfile.TemporaryDirectory(prefix="luaform-bench-cold-") as scratch:
         for count in type_counts:
             lua_dir = subjects.lua_provider_with_types(f"{scratch}/types-{count}", count)
-            for subject in (subjects.luaform(host, lua_dir), subjects.peer(peer_binary, count),
-                            subjects.floor(echo)):
-                results[(count, subject.name)] = run_client(
-                    client, "cold", ["--repeat", str(repeat)], subject)
+            rounds = {}
+            for _ in range(COLD_ROUNDS):
+                for subject in (subjects.luaform(host, lua_dir),
+                                subjects.peer(peer_binary, count), subjects.floor(echo)):
+                    rounds.setdefault(subject.name, []).append(run_client(
+                        client, "cold", ["--repeat", str(repeat)], subject))
+            for name, runs in rounds.items():
+                results[(count, name)] = {
+                    "handshake_ms_p50": statistics.median(r["handshake_ms_p50"] for r in runs),
+                    "schema_ms_p50": statistics.median(r["schema_ms_p50"] for r in runs),
+                    "rss_kib_max": max(r["rss_kib_max"] for r in runs),
+                }
     return results
 
 
