@@ -37,7 +37,8 @@ std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
                                                   std::string& error) {
   std::unique_ptr<PluginServer> self(new PluginServer(std::move(service)));
   // Debian builds abseil without NDEBUG, which leaves its Mutex checking every lock for
-  // deadlock cycles in a global graph: 3% of the CPU of each RPC, for a check meant for tests.
+  // deadlock cycles in one global graph behind one lock: a quarter of the host's CPU per RPC
+  // at ten concurrent calls (tests/bench), for a check meant for tests.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   // go-plugin's clients may ask the health service about the service named "plugin".
   grpc::EnableDefaultHealthCheckService(true);
