@@ -169,5 +169,5 @@ int main(int argc, char** argv) {
   auto service = luaform::protocol::PendingService::deferred([&scripts] {
     return std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
   });
-  return luaform::protocol::serve(std::move(service), options);
+  return luaform::protocol::serve(service, options);
 }

@@ -40,7 +40,7 @@ bool started_by_cli() {
   return env_or_empty(kMagicCookieKey) == kMagicCookieValue;
 }
 
-int serve(PendingService service, const ServeOptions& options) {
+int serve(const PendingService& service, const ServeOptions& options) {
   if (!options.debug && !started_by_cli()) {
     std::cerr << "This binary is a plugin. These are not meant to be executed directly.\n"
                  "Run the program that uses this plugin (tofu or terraform); it starts the\n"

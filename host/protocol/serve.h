@@ -20,6 +20,6 @@ bool started_by_cli();
 // Negotiates the protocol version, listens, prints the handshake line and serves until
 // GRPCController.Shutdown or a termination signal. Returns the process exit code. `service`
 // may still be loading: RPCs wait for it, the handshake does not.
-int serve(PendingService service, const ServeOptions& options);
+int serve(const PendingService& service, const ServeOptions& options);
 
 }  // namespace luaform::protocol
