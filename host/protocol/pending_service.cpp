@@ -13,13 +13,11 @@ PendingService::Load::~Load() {
 PendingService PendingService::deferred(Loader load) {
   auto state = std::make_shared<Load>();
   state->loader = std::move(load);
-  state->result = state->promise.get_future().share();
   return PendingService(std::move(state));
 }
 
 PendingService PendingService::ready(std::shared_ptr<engine::ProviderService> service) {
   auto state = std::make_shared<Load>();
-  state->result = state->promise.get_future().share();
   state->promise.set_value(std::move(service));
   std::call_once(state->started, [] {});  // nothing left to start
   return PendingService(std::move(state));

@@ -37,7 +37,8 @@ class PendingService {
     Loader loader;
     std::once_flag started;
     std::promise<std::shared_ptr<engine::ProviderService>> promise;
-    std::shared_future<std::shared_ptr<engine::ProviderService>> result;
+    std::shared_future<std::shared_ptr<engine::ProviderService>> result =
+        promise.get_future().share();
     std::thread thread;
     ~Load();
   };
