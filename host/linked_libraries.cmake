@@ -31,6 +31,16 @@ if(NOT LUAFORM_SANITIZE AND NOT LUAFORM_SANITIZE_THREAD AND NOT LUAFORM_FUZZ)
   target_link_options(luaform_flags INTERFACE -static-libstdc++ -static-libgcc)
 endif()
 
+# With gRPC and protobuf inside, the position-independent host has some 31,000 relative
+# relocations (vtables, descriptor tables): 750 KB of .rela.dyn that the loader reads, and keeps
+# resident, at every start. Packed (DT_RELR, glibc 2.36 and binutils 2.38 on) they take 5 KB;
+# tests/bench/README.md has what that did to the cold start.
+include(CheckLinkerFlag)
+check_linker_flag(CXX "-Wl,-z,pack-relative-relocs" LUAFORM_LINKER_PACKS_RELOCS)
+if(LUAFORM_LINKER_PACKS_RELOCS)
+  target_link_options(luaform_flags INTERFACE "-Wl,-z,pack-relative-relocs")
+endif()
+
 # The archive of library NAME (as pkg-config spells it after -l), or a loud error naming it.
 function(luaform_static_archive name out)
   # Unset first: find_library does not search again when the variable is already set.
