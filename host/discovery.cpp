@@ -1,6 +1,9 @@
 #include "host/discovery.h"
 
 #include <cstdlib>
+#include <map>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -11,15 +14,36 @@ namespace {
 
 const std::string kPrefix = "terraform-provider-";
 
+// The kinds of script a provider directory holds, by file name prefix.
+struct ScriptKind {
+  std::string_view prefix;
+  std::map<std::string, fs::path> lua::ScriptSet::*scripts;
+  bool typed;  // registered as PROVIDER_rest (a type name), else as rest (a function name)
+};
+constexpr ScriptKind kScriptKinds[] = {
+    {"resource_", &lua::ScriptSet::resources, true},
+    {"data_source_", &lua::ScriptSet::data_sources, true},
+    {"ephemeral_", &lua::ScriptSet::ephemeral_resources, true},
+    {"function_", &lua::ScriptSet::functions, false},
+};
+constexpr std::string_view kLuaSuffix = ".lua";
+
+// The kind of script the file `file` is (resource_server.lua: a resource), or null.
+const ScriptKind* script_kind(std::string_view file) {
+  if (!file.ends_with(kLuaSuffix)) return nullptr;
+  for (const auto& kind : kScriptKinds) {
+    if (file.starts_with(kind.prefix) && file.size() > kind.prefix.size() + kLuaSuffix.size()) {
+      return &kind;
+    }
+  }
+  return nullptr;
+}
+
 bool has_scripts(const fs::path& dir) {
   std::error_code ec;
   if (fs::exists(dir / "provider.lua", ec)) return true;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.ends_with(".lua") &&
-        (name.starts_with("resource_") || name.starts_with("data_source_") ||
-         name.starts_with("ephemeral_") || name.starts_with("function_")))
-      return true;
+    if (script_kind(entry.path().filename().string()) != nullptr) return true;
   }
   return false;
 }
@@ -41,20 +65,6 @@ std::vector<fs::path> candidate_directories(const fs::path& invoked) {
   return dirs;
 }
 
-// Registers `dir`'s scripts whose file names start with `prefix` under `name_prefix` + the
-// rest of the name: resource_server.lua as "example_server", function_parse.lua as "parse".
-void collect(const fs::path& dir, const std::string& prefix, const std::string& name_prefix,
-             std::map<std::string, fs::path>& out) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string file = entry.path().filename().string();
-    if (!file.starts_with(prefix) || !file.ends_with(".lua")) continue;
-    const std::string rest = file.substr(prefix.size(), file.size() - prefix.size() - 4);
-    if (rest.empty()) continue;
-    out[name_prefix + rest] = entry.path();
-  }
-}
-
 }  // namespace
 
 std::string provider_name_from_file(const std::string& file_name) {
@@ -73,7 +83,7 @@ fs::path invoked_path(const char* argv0) {
   return ec ? fs::path(arg) : self;
 }
 
-lua::ScriptSet discover_scripts(const fs::path& invoked) {
+lua::ScriptSet locate_provider(const fs::path& invoked) {
   lua::ScriptSet set;
   set.provider_name = provider_name_from_file(invoked.filename().string());
   if (const char* name = std::getenv("LUAFORM_PROVIDER_NAME"); name && *name) {
@@ -91,16 +101,25 @@ lua::ScriptSet discover_scripts(const fs::path& invoked) {
     }
   }
   if (set.provider_name.empty()) set.provider_name = set.directory.filename().string();
+  return set;
+}
 
+lua::ScriptSet list_scripts(const lua::ScriptSet& located) {
+  lua::ScriptSet set = located;
   std::error_code ec;
   if (fs::exists(set.directory / "provider.lua", ec))
     set.provider_script = set.directory / "provider.lua";
   if (fs::is_directory(set.directory / "lua-sdk", ec))
     set.sdk_directory = set.directory / "lua-sdk";
-  collect(set.directory, "resource_", set.provider_name + "_", set.resources);
-  collect(set.directory, "data_source_", set.provider_name + "_", set.data_sources);
-  collect(set.directory, "ephemeral_", set.provider_name + "_", set.ephemeral_resources);
-  collect(set.directory, "function_", "", set.functions);
+  for (const auto& entry : fs::directory_iterator(set.directory, ec)) {
+    const std::string file = entry.path().filename().string();
+    const ScriptKind* kind = script_kind(file);
+    if (kind == nullptr) continue;
+    // resource_server.lua is "example_server"; function_parse_arn.lua is "parse_arn".
+    const std::string rest =
+        file.substr(kind->prefix.size(), file.size() - kind->prefix.size() - kLuaSuffix.size());
+    (set.*kind->scripts)[kind->typed ? set.provider_name + "_" + rest : rest] = entry.path();
+  }
   return set;
 }
 

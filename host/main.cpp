@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -123,28 +124,28 @@ int docs(const luaform::lua::ScriptSet& scripts, const char* dir) {
   });
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const auto invoked = luaform::invoked_path(argc > 0 ? argv[0] : nullptr);
-  const auto scripts = luaform::discover_scripts(invoked);
-  const std::string arg = argc > 1 ? argv[1] : "";
-
+// Runs the command `arg` names, or returns nothing when `arg` is not one (the CLI starts a
+// plugin with no arguments). Each command lists the scripts of the provider `located` names;
+// `invoked` is the path this binary was started as.
+std::optional<int> run_command(const std::string& arg, const std::filesystem::path& invoked,
+                               const luaform::lua::ScriptSet& located, int argc, char** argv) {
   if (arg == "--version") {
     std::cout << "luaform " << LUAFORM_VERSION << "\n";
     return 0;
   }
   if (arg == "--help" || arg == "-h") {
-    print_usage(scripts, std::cout);
+    print_usage(luaform::list_scripts(located), std::cout);
     return 0;
   }
-  if (arg == "--check") return check(scripts);
+  if (arg == "--check") return check(luaform::list_scripts(located));
   if (arg == "--test") {
     const std::vector<std::string> paths(argv + 2, argv + argc);
-    return luaform::lua::run_tests(scripts, paths, std::cout, std::cerr).failed == 0 ? 0 : 1;
+    const auto results =
+        luaform::lua::run_tests(luaform::list_scripts(located), paths, std::cout, std::cerr);
+    return results.failed == 0 ? 0 : 1;
   }
-  if (arg == "--schema") return schema(scripts);
-  if (arg == "--docs") return docs(scripts, argc > 2 ? argv[2] : nullptr);
+  if (arg == "--schema") return schema(luaform::list_scripts(located));
+  if (arg == "--docs") return docs(luaform::list_scripts(located), argc > 2 ? argv[2] : nullptr);
   if (arg == "--scaffold") {
     if (argc < 3) {
       std::cerr << "error: --scaffold needs the provider name, as in --scaffold example\n";
@@ -156,18 +157,35 @@ int main(int argc, char** argv) {
     return luaform::scaffold_provider(argv[2], dir, ec ? invoked : host, std::cout, std::cerr) ? 0
                                                                                                : 1;
   }
+  return std::nullopt;
+}
 
+// Serves the provider `located` names to the CLI that started this process.
+int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
   luaform::protocol::ServeOptions options;
-  options.debug = arg == "--debug";
-  options.provider_address = provider_address(scripts);
+  options.debug = debug;
+  options.provider_address = provider_address(located);
   if (!options.debug && !luaform::protocol::started_by_cli()) {
-    print_usage(scripts, std::cerr);
+    print_usage(luaform::list_scripts(located), std::cerr);
     std::cerr << "\nThis binary is a plugin and is not meant to be run directly.\n";
     return 1;
   }
-  // The scripts load once serve() has printed the handshake, while the CLI connects.
-  auto service = luaform::protocol::PendingService::deferred([&scripts] {
-    return std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  // The scripts are listed and loaded once serve() has printed the handshake, while the CLI
+  // connects (listing a directory of 200 scripts takes a quarter of a millisecond; the CLI
+  // waits for the handshake line at every start).
+  auto service = luaform::protocol::PendingService::deferred([located] {
+    return std::make_shared<luaform::engine::ProviderService>(
+        luaform::lua::load_provider(luaform::list_scripts(located)));
   });
   return luaform::protocol::serve(service, options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto invoked = luaform::invoked_path(argc > 0 ? argv[0] : nullptr);
+  const auto located = luaform::locate_provider(invoked);
+  const std::string arg = argc > 1 ? argv[1] : "";
+  if (auto status = run_command(arg, invoked, located, argc, argv)) return *status;
+  return serve_provider(located, arg == "--debug");
 }
