@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <absl/synchronization/mutex.h>
-#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
@@ -30,7 +29,8 @@ PluginServer::PluginServer(PendingService service)
     : provider6_(service),
       provider5_(std::move(service)),
       controller_(shutdown_),
-      stdio_(shutdown_) {}
+      stdio_(shutdown_),
+      health_(shutdown_) {}
 
 std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
                                                   const PluginServerConfig& config,
@@ -40,8 +40,6 @@ std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
   // deadlock cycles in one global graph behind one lock: a quarter of the host's CPU per RPC
   // at ten concurrent calls (tests/bench), for a check meant for tests.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  // go-plugin's clients may ask the health service about the service named "plugin".
-  grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder builder;
   builder.AddListeningPort("unix:" + config.socket_path, credentials(config));
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
@@ -50,6 +48,7 @@ std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
   builder.RegisterService(&self->provider5_);
   builder.RegisterService(&self->controller_);
   builder.RegisterService(&self->stdio_);
+  builder.RegisterService(&self->health_);
   self->server_ = builder.BuildAndStart();
   if (!self->server_) {
     error = "cannot serve gRPC on unix socket " + config.socket_path;
@@ -57,9 +56,6 @@ std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
   }
   // The directory is private already; this keeps the socket itself owner-only as well.
   ::chmod(config.socket_path.c_str(), 0600);
-  if (auto* health = self->server_->GetHealthCheckService()) {
-    health->SetServingStatus("plugin", true);
-  }
   return self;
 }
 

@@ -51,6 +51,7 @@ class PluginServer {
   Tfplugin5Server provider5_;
   ControllerService controller_;
   StdioService stdio_;
+  HealthService health_;
   std::unique_ptr<grpc::Server> server_;
   bool stopped_ = false;
 };

@@ -127,15 +127,66 @@ TEST_CASE("a P-521 client certificate, as go-plugin's client makes, is accepted"
   CHECK_MESSAGE(status.ok(), status.error_message());
 }
 
-TEST_CASE("the health service reports the service named \"plugin\" as serving") {
+TEST_CASE("the health service reports \"plugin\" and the whole server as serving") {
   TlsFixture f;
   auto health = grpc::health::v1::Health::NewStub(f.channel());
+  auto check = [&](const std::string& service, grpc::health::v1::HealthCheckResponse& resp) {
+    grpc::health::v1::HealthCheckRequest req;
+    req.set_service(service);
+    return health->Check(testing::context().get(), req, &resp);
+  };
+  for (const std::string service : {"plugin", ""}) {
+    CAPTURE(service);
+    grpc::health::v1::HealthCheckResponse resp;
+    auto status = check(service, resp);
+    REQUIRE_MESSAGE(status.ok(), status.error_message());
+    CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::SERVING);
+  }
+  SUBCASE("a service it does not have is NOT_FOUND") {
+    grpc::health::v1::HealthCheckResponse resp;
+    auto status = check("tfplugin6.Provider.Elsewhere", resp);
+    CHECK(status.error_code() == grpc::StatusCode::NOT_FOUND);
+    CHECK(status.error_message().find("Elsewhere") != std::string::npos);
+  }
+  SUBCASE("once shutdown is requested it is NOT_SERVING") {
+    f.server->shutdown_signal().request();
+    grpc::health::v1::HealthCheckResponse resp;
+    auto status = check("plugin", resp);
+    REQUIRE_MESSAGE(status.ok(), status.error_message());
+    CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::NOT_SERVING);
+  }
+}
+
+TEST_CASE("a health watch sends SERVING, then NOT_SERVING at shutdown, and ends") {
+  TlsFixture f;
+  auto health = grpc::health::v1::Health::NewStub(f.channel());
+  auto ctx = testing::context(10);
   grpc::health::v1::HealthCheckRequest req;
   req.set_service("plugin");
+  auto reader = health->Watch(ctx.get(), req);
   grpc::health::v1::HealthCheckResponse resp;
-  auto status = health->Check(testing::context().get(), req, &resp);
-  REQUIRE_MESSAGE(status.ok(), status.error_message());
+  REQUIRE(reader->Read(&resp));
   CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::SERVING);
+  f.server->shutdown_signal().request();
+  REQUIRE(reader->Read(&resp));
+  CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::NOT_SERVING);
+  CHECK_FALSE(reader->Read(&resp));
+  auto status = reader->Finish();
+  CHECK_MESSAGE(status.ok(), status.error_message());
+}
+
+TEST_CASE("a health watch of a service it does not have sends SERVICE_UNKNOWN") {
+  TlsFixture f;
+  auto health = grpc::health::v1::Health::NewStub(f.channel());
+  auto ctx = testing::context(10);
+  grpc::health::v1::HealthCheckRequest req;
+  req.set_service("elsewhere");
+  auto reader = health->Watch(ctx.get(), req);
+  grpc::health::v1::HealthCheckResponse resp;
+  REQUIRE(reader->Read(&resp));
+  CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::SERVICE_UNKNOWN);
+  f.server->shutdown_signal().request();
+  CHECK_FALSE(reader->Read(&resp));
 }
 
 TEST_CASE("a client without the announced certificate is refused") {
