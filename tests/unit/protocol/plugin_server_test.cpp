@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <future>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -157,36 +158,45 @@ TEST_CASE("the health service reports \"plugin\" and the whole server as serving
   }
 }
 
+using grpc::health::v1::HealthCheckResponse;
+
+// A Watch call on the fixture's health service, open until the server ends it.
+struct HealthWatch {
+  std::unique_ptr<grpc::health::v1::Health::Stub> stub;
+  std::unique_ptr<grpc::ClientContext> ctx = testing::context(10);
+  std::unique_ptr<grpc::ClientReader<HealthCheckResponse>> reader;
+
+  HealthWatch(const TlsFixture& f, const std::string& service)
+      : stub(grpc::health::v1::Health::NewStub(f.channel())) {
+    grpc::health::v1::HealthCheckRequest req;
+    req.set_service(service);
+    reader = stub->Watch(ctx.get(), req);
+  }
+  // The next status the server sends; nothing once the stream has ended.
+  std::optional<HealthCheckResponse::ServingStatus> next() {
+    HealthCheckResponse resp;
+    if (!reader->Read(&resp)) return std::nullopt;
+    return resp.status();
+  }
+};
+
 TEST_CASE("a health watch sends SERVING, then NOT_SERVING at shutdown, and ends") {
   TlsFixture f;
-  auto health = grpc::health::v1::Health::NewStub(f.channel());
-  auto ctx = testing::context(10);
-  grpc::health::v1::HealthCheckRequest req;
-  req.set_service("plugin");
-  auto reader = health->Watch(ctx.get(), req);
-  grpc::health::v1::HealthCheckResponse resp;
-  REQUIRE(reader->Read(&resp));
-  CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::SERVING);
+  HealthWatch watch(f, "plugin");
+  CHECK(watch.next() == HealthCheckResponse::SERVING);
   f.server->shutdown_signal().request();
-  REQUIRE(reader->Read(&resp));
-  CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::NOT_SERVING);
-  CHECK_FALSE(reader->Read(&resp));
-  auto status = reader->Finish();
+  CHECK(watch.next() == HealthCheckResponse::NOT_SERVING);
+  CHECK(watch.next() == std::nullopt);
+  auto status = watch.reader->Finish();
   CHECK_MESSAGE(status.ok(), status.error_message());
 }
 
 TEST_CASE("a health watch of a service it does not have sends SERVICE_UNKNOWN") {
   TlsFixture f;
-  auto health = grpc::health::v1::Health::NewStub(f.channel());
-  auto ctx = testing::context(10);
-  grpc::health::v1::HealthCheckRequest req;
-  req.set_service("elsewhere");
-  auto reader = health->Watch(ctx.get(), req);
-  grpc::health::v1::HealthCheckResponse resp;
-  REQUIRE(reader->Read(&resp));
-  CHECK(resp.status() == grpc::health::v1::HealthCheckResponse::SERVICE_UNKNOWN);
+  HealthWatch watch(f, "elsewhere");
+  CHECK(watch.next() == HealthCheckResponse::SERVICE_UNKNOWN);
   f.server->shutdown_signal().request();
-  CHECK_FALSE(reader->Read(&resp));
+  CHECK(watch.next() == std::nullopt);
 }
 
 TEST_CASE("a client without the announced certificate is refused") {
