@@ -34,9 +34,9 @@ class StdioService final : public plugin::GRPCStdio::Service {
 
 // grpc.health.v1 on the synchronous API, in place of gRPC's default health service: that one
 // is a callback service, and registering it gives the server a second thread polling the same
-// sockets, woken on every call (tests/bench: CPU per PlanResourceChange one call at a time,
-// about 120 us with it and 94 us without). The server as a whole ("") and "plugin" are serving
-// until shutdown is requested.
+// sockets, woken on every call: a third of the host's CPU per PlanResourceChange, one call at a
+// time (tests/bench/README.md). The server as a whole ("") and "plugin" are serving until
+// shutdown is requested.
 class HealthService final : public grpc::health::v1::Health::Service {
  public:
   explicit HealthService(ShutdownSignal& shutdown) : shutdown_(shutdown) {}
