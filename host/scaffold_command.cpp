@@ -29,7 +29,12 @@ return tf.provider {
       description = "Base URL of the API (env NAME_ENDPOINT)",
     },
   },
-  configure = function(config)
+  configure = function(config, unknown)
+    if unknown.endpoint then
+      -- It comes from a resource not created yet: the CLI configures the provider again, with
+      -- the value known, before it applies.
+      return nil
+    end
     -- A real provider returns its API client here, for example:
     --   return tf.http.client { base_url = config.endpoint, bearer_token = config.token }
     return { endpoint = config.endpoint }
@@ -46,6 +51,8 @@ return tf.resource {
   schema = {
     name = tf.string { required = true, description = "The item's name" },
     note = tf.string { optional = true, default = "", description = "Free text" },
+    -- Computed values keep their stored value through updates unless declared otherwise;
+    -- this one is new whenever the name changes, so the plan says so.
     size = tf.number { computed = true, description = "Length of the name" },
   },
 
@@ -60,9 +67,17 @@ return tf.resource {
     -- attribute from what the API says, so drift shows up in plans.
   end,
 
+  customize_diff = function(d)
+    if not d:is_new_resource() and d:has_change("name") then
+      d:set_new_computed("size")
+    end
+  end,
+
   update = function(d, client) -- luacheck: no unused args
-    -- API: send what changed (d:has_change("note")).
-    d:set("size", #d:get("name"))
+    -- API: send what changed (d:has_change("note")); set only what the update changed.
+    if d:has_change("name") then
+      d:set("size", #d:get("name"))
+    end
   end,
 
   delete = function(d, client) -- luacheck: no unused args

@@ -13,7 +13,7 @@ local CALLER = 2
 local PRIMITIVES = { string = "string", number = "number", bool = "boolean" }
 
 local ATTRIBUTE_FLAGS = { "required", "optional", "computed", "force_new", "sensitive",
-  "write_only", "use_state_for_unknown" }
+  "write_only", "use_state_for_unknown", "changes_on_update" }
 local ATTRIBUTE_TEXTS = { "deprecated", "removed" }
 -- Options naming other attributes by their address from the top ("name", "disk.0.size").
 local ATTRIBUTE_ADDRESS_LISTS = { "conflicts_with", "required_with", "exactly_one_of",
@@ -278,6 +278,9 @@ local function attribute_problem(t, options)
   end
   if options.use_state_for_unknown and not options.computed then
     return what .. ": use_state_for_unknown is for computed attributes"
+  end
+  if options.changes_on_update and not options.computed then
+    return what .. ": changes_on_update is for computed attributes"
   end
   if options.write_only and (options.computed or options.default ~= nil or options.force_new) then
     return what .. ": a write_only attribute cannot be computed, have a default or force_new"

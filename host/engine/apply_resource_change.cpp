@@ -5,11 +5,13 @@
 // - update saves the whole new state even when it fails, or, in partial mode, only the parts
 //   the function marked as done;
 // - delete that succeeds removes the state; delete that fails keeps the prior state.
+#include "host/engine/plan_rules.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
 #include "host/engine/value_walk.h"
+#include "host/engine/zero_values.h"
 
 namespace luaform::engine {
 namespace {
@@ -56,23 +58,36 @@ bool keeps_plan(const Value& planned, const Value& result) {
 }
 
 void check_value_against_plan(const std::string& name, const Value& planned, const Value& result,
-                              const std::string& what, Diagnostics& diags) {
+                              const std::string& what, Diagnostics& diags,
+                              const Attribute* kept_computed = nullptr) {
   if (keeps_plan(planned, result)) return;
-  diags.error(what + " set \"" + name + "\" to a value other than the planned one",
-              "The plan promised " + planned.to_display_string() + " but the new state has " +
-                  result.to_display_string() +
-                  ". Set only attributes that are computed, or that the configuration leaves "
-                  "unset.",
+  std::string detail = "The plan promised " + planned.to_display_string() +
+                       " but the new state has " + result.to_display_string() + ". ";
+  if (kept_computed != nullptr) {
+    detail +=
+        "The plan of an update keeps a computed attribute's stored value. If the "
+        "provider gives \"" +
+        name +
+        "\" a new value whenever the object is updated, "
+        "declare changes_on_update = true on it; if only some changes do, make it unknown "
+        "for those in customize_diff with d:set_new_computed(\"" +
+        name + "\").";
+  } else {
+    detail += "Set only attributes that are computed, or that the configuration leaves unset.";
+  }
+  diags.error(what + " set \"" + name + "\" to a value other than the planned one", detail,
               {AttributeName{name}});
 }
 
-void check_against_plan(const Block& block, const Value& planned, const Value& result,
-                        const std::string& what, Diagnostics& diags) {
+void check_against_plan(const Block& block, const Value& prior, const Value& planned,
+                        const Value& result, const std::string& what, Diagnostics& diags) {
   if (!planned.is_known() || !result.is_known()) return;
   for (const auto& attr : block.attributes) {
     const Value promised = planned.get_attribute(attr.name);
     const Value got = result.get_attribute(attr.name);
-    check_value_against_plan(attr.name, promised, got, what, diags);
+    const bool kept = attr.computed && !prior.is_null() && promised.is_wholly_known() &&
+                      promised == prior.get_attribute(attr.name);
+    check_value_against_plan(attr.name, promised, got, what, diags, kept ? &attr : nullptr);
     // The CLI decoded the plan's refinement and would reject the result with a bare message.
     if (promised.is_unknown() && !attr.refine.empty()) {
       if (const std::string why = attr.refine.broken_by(got); !why.empty()) {
@@ -129,9 +144,11 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
   const bool create = prior.is_null();
   const Operation op = create ? Operation::Create : Operation::Update;
   if (!create && !logic_->has_update(req.type_name) &&
-      without_operational(schema->block, prior) == without_operational(schema->block, planned)) {
-    // Only the timeouts changed: nothing to do but remember them.
-    resp.new_state = detail::encode_dynamic(unknowns_to_null(planned), type);
+      !changes_object(schema->block, without_operational(schema->block, prior),
+                      without_operational(schema->block, planned))) {
+    // Only the timeouts, a write-only value or the spelling of a zero value changed: nothing
+    // to do but remember the plan.
+    resp.new_state = detail::encode_dynamic(unknowns_from(planned, prior), type);
     resp.new_identity = req.planned_identity;
     return resp;
   }
@@ -168,7 +185,10 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     // A value the script set that the resource counts as the same as the planned one keeps
     // the planned spelling: the plan's promise holds.
     result = detail::keep_same_values(*logic_, req.type_name, *schema, planned, result, diags);
-    if (!call_diags.has_errors()) check_against_plan(schema->block, planned, result, what, diags);
+    result = keep_zero_spelling(schema->block, planned, result);
+    if (!call_diags.has_errors()) {
+      check_against_plan(schema->block, prior, planned, result, what, diags);
+    }
   }
   resp.new_state = detail::encode_dynamic(without_write_only(schema->block, result), type);
   if (schema->identity) {

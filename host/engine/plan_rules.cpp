@@ -4,6 +4,8 @@
 #include <set>
 
 #include "host/engine/nested_elements.h"
+#include "host/engine/schema_rules.h"
+#include "host/engine/zero_values.h"
 
 namespace luaform::engine {
 namespace {
@@ -73,14 +75,10 @@ bool set_force_new_changed(const NestedBlock& nested, const Value& before, const
   return Value::set(element, std::move(a)) != Value::set(element, std::move(b));
 }
 
-bool empty_or_null(const Value& v) {
-  return v.is_null() || (v.is_known() && v.type().is_collection() && v.length() == 0);
-}
-
 void find_nested_replacements(const NestedBlock& nested, const Value& before, const Value& after,
                               bool has_update, const AttributePath& path,
                               std::vector<AttributePath>& out, const ReplaceCheck& ask) {
-  if (before == after || (empty_or_null(before) && empty_or_null(after))) return;
+  if (same_but_for_zero(before, after)) return;
   if (nested.operational) return;
   if (nested.force_new || !has_update) {
     out.push_back(path);
@@ -133,6 +131,13 @@ void find_nested_replacements(const NestedBlock& nested, const Value& before, co
 
 }  // namespace
 
+bool changes_object(const Block& block, const Value& prior, const Value& planned) {
+  if (prior == planned) return false;
+  // Write-only values are never stored, so the prior state cannot tell whether they changed.
+  const Value stored = without_write_only(block, planned);
+  return keep_zero_spelling(block, prior, stored) != prior;
+}
+
 Value mark_computed_unknown(const Block& block, const Value& planned, const Value& prior,
                             const Value& config, bool is_resource) {
   if (!planned.is_known() || planned.is_null()) return planned;
@@ -148,13 +153,14 @@ Value mark_computed_unknown(const Block& block, const Value& planned, const Valu
                                   }));
   }
   const bool is_new = !prior.is_known() || prior.is_null();
-  if (!is_new && out == prior) return out;
+  if (!is_new && !changes_object(block, prior, out)) return out;
   for (const auto& attr : block.attributes) {
     if (!attr.computed || attr.default_value) continue;
     if (!attribute_of(config, attr.name, attr.type).is_null()) continue;
     if (is_resource && !is_new && attr.name == "id") continue;
-    // The stored value stays (the CLI proposed it); a new object has none to keep.
-    if (attr.use_state_for_unknown && !is_new) continue;
+    // An existing object keeps the stored value (the CLI proposed it) unless the provider
+    // recomputes it on every update; a new object has none to keep.
+    if (!is_new && !attr.changes_on_update) continue;
     out = out.with_attribute(attr.name, Value::unknown(attr.type, attr.refine));
   }
   return out;
@@ -165,9 +171,11 @@ void find_replacements(const Block& block, const Value& prior, const Value& plan
                        std::vector<AttributePath>& replacements, const ReplaceCheck& ask) {
   for (const auto& attr : block.attributes) {
     if (attr.nested) continue;  // element by element, below
+    // A write-only value is never stored: it has nothing to be compared with.
+    if (attr.write_only) continue;
     const Value before = attribute_of(prior, attr.name, attr.type);
     const Value after = attribute_of(planned, attr.name, attr.type);
-    if (before == after) continue;
+    if (before == after || (!attr.computed && same_but_for_zero(before, after))) continue;
     AttributePath at = child_path(path, AttributeName{attr.name});
     if (forces_new(attr, has_update) ||
         (attr.has_requires_replace_if && ask && ask(at, before, after))) {

@@ -12,12 +12,16 @@
 
 namespace luaform::engine {
 
-// An object that is new or changed may have its computed attributes recomputed by the
-// provider, so those the configuration leaves null become unknown (the framework's rule;
-// helper/schema relied on the legacy type system's leniency instead). An unchanged object,
-// and an unchanged element of a nested block, keeps its values. The id of an existing
-// resource is kept: it identifies the object being updated, and so is the stored value of an
-// attribute with use_state_for_unknown.
+// True when `planned` differs from `prior` in something the state stores: write-only values
+// are left out (never stored, so never compared), and an argument that is null on one side and
+// its zero value on the other is no difference (see zero_values.h).
+bool changes_object(const Block& block, const Value& prior, const Value& planned);
+
+// The computed attributes the configuration leaves null: a new object (or a new element of a
+// nested block) gets them from the provider, so they are unknown in its plan. An existing
+// object keeps its stored values, as helper/schema plans them, except those declared
+// changes_on_update, which are unknown in the plan of an object that changes (the id is
+// always kept: it names the object being updated). An unchanged object plans no unknowns.
 Value mark_computed_unknown(const Block& block, const Value& planned, const Value& prior,
                             const Value& config, bool is_resource);
 

@@ -4,6 +4,7 @@
 #include "host/engine/resource_identity.h"
 #include "host/engine/schema_rules.h"
 #include "host/engine/service_support.h"
+#include "host/engine/zero_values.h"
 
 namespace luaform::engine {
 
@@ -32,8 +33,11 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
   resp.private_data = d.private_data();
   // A value read back that the resource counts as the same as the stored one keeps the stored
   // spelling: no drift to report.
-  const Value read =
-      detail::keep_same_values(*logic_, req.type_name, *schema, current, d.result(), diags);
+  // The same for the zero value of an argument read back where the state holds null, or the
+  // other way round (see zero_values.h).
+  const Value read = keep_zero_spelling(
+      schema->block, current,
+      detail::keep_same_values(*logic_, req.type_name, *schema, current, d.result(), diags));
   resp.new_state = detail::encode_dynamic(without_write_only(schema->block, read), type);
   // An object stored before its resource had an identity (or imported by id) gets one here.
   if (schema->identity) {

@@ -7,6 +7,7 @@
 #include "host/engine/schema_rules.h"
 #include "host/engine/secrets.h"
 #include "host/engine/value_walk.h"
+#include "host/engine/zero_values.h"
 
 namespace luaform::engine {
 namespace {
@@ -214,8 +215,11 @@ Diagnostics ResourceData::set_identity(const std::string& name, Value v) {
 }
 
 bool ResourceData::has_change(const std::string& address) const {
+  // A write-only value is never stored, so there is nothing to tell a change from.
+  const Attribute* attr = schema_->block.find_attribute(split_address(address)[0]);
+  if (attr != nullptr && attr->write_only) return false;
   auto [old_value, new_value] = get_change(address);
-  return old_value != new_value;
+  return !same_but_for_zero(old_value, new_value);
 }
 
 Value ResourceData::values() const {
@@ -223,6 +227,7 @@ Value ResourceData::values() const {
   const Value b = base();
   const bool has_base = b.is_known() && !b.is_null();
   Value::Object attrs;
+  const bool has_state = state_.is_known() && !state_.is_null();
   for (const auto& [name, type] : object_type.attributes()) {
     Value v;
     if (auto it = set_.find(name); it != set_.end()) {
@@ -230,7 +235,9 @@ Value ResourceData::values() const {
     } else {
       v = has_base ? b.get_attribute(name) : Value::null(type);
     }
-    attrs[name] = unknowns_to_null(v);
+    // What the function left unknown keeps its stored value: an update never loses a value it
+    // did not touch. A new object has none, so it is null.
+    attrs[name] = has_state ? unknowns_from(v, state_.get_attribute(name)) : unknowns_to_null(v);
   }
   if (object_type.attributes().count("id")) {
     const std::string current_id = id();

@@ -35,10 +35,14 @@ struct Attribute {
   std::string removed;                 // non-empty: setting it is an error with this message
   std::optional<Value> default_value;  // applied at plan time when config is null
   bool has_validate = false;           // the logic checks values (ProviderLogic::validate_value)
-  // Plan modifiers in the framework's sense. use_state_for_unknown: a computed value the plan
-  // of an existing object would make unknown keeps its stored value. has_requires_replace_if:
-  // the logic decides whether a change replaces the object (ProviderLogic::requires_replace).
+  // What the plan of an update does with a computed value the configuration leaves unset: it
+  // keeps the stored value (helper/schema's rule, and the framework's use_state_for_unknown,
+  // still accepted), unless changes_on_update says the provider gives it a new value whenever
+  // the object is updated (an etag, an updated_at): then it is unknown in such a plan.
+  // has_requires_replace_if: the logic decides whether a change replaces the object
+  // (ProviderLogic::requires_replace).
   bool use_state_for_unknown = false;
+  bool changes_on_update = false;
   bool has_requires_replace_if = false;
   // The logic plans the value itself (ProviderLogic::plan_attribute), for a computed attribute.
   bool has_plan_function = false;

@@ -204,6 +204,18 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
       diags.error(what + " is not computed, so use_state_for_unknown has nothing to keep", {},
                   path);
     }
+    if (attr.changes_on_update && !attr.computed) {
+      diags.error(what + " is not computed, so changes_on_update does not apply",
+                  "Only the provider changes a computed value; an argument changes when the "
+                  "configuration does.",
+                  path);
+    }
+    if (attr.changes_on_update && attr.use_state_for_unknown) {
+      diags.error(what + " has both changes_on_update and use_state_for_unknown",
+                  "use_state_for_unknown keeps the stored value in the plan of an update (the "
+                  "default); changes_on_update plans it unknown. Keep the one that is true.",
+                  path);
+    }
     if (attr.write_only) {
       if (!resource_top_level) {
         diags.error(what + " cannot be write-only",

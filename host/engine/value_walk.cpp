@@ -40,16 +40,27 @@ Value value_at_parts(Value v, const std::vector<std::string>& parts, size_t from
 }
 
 Value unknowns_to_null(const Value& v) {
-  if (v.is_unknown()) return Value::null(v.type());
+  return unknowns_from(v, Value());
+}
+
+Value unknowns_from(const Value& v, const Value& prior) {
+  if (v.is_unknown()) {
+    return prior.type() == v.type() && prior.is_wholly_known() ? prior : Value::null(v.type());
+  }
   if (v.is_null() || v.is_wholly_known()) return v;
   const Type& t = v.type();
+  const Value::List* prior_elements = t.kind() == TypeKind::Set ? nullptr : list_data(prior);
+  const Value::Object* prior_members = object_data(prior);
   switch (t.kind()) {
     case TypeKind::List:
     case TypeKind::Set:
     case TypeKind::Tuple: {
       Value::List out;
       out.reserve(v.elements().size());
-      for (const auto& e : v.elements()) out.push_back(unknowns_to_null(e));
+      for (size_t i = 0; i < v.elements().size(); ++i) {
+        const bool paired = prior_elements != nullptr && i < prior_elements->size();
+        out.push_back(unknowns_from(v.elements()[i], paired ? (*prior_elements)[i] : Value()));
+      }
       if (t.kind() == TypeKind::List) return Value::list(t.element(), std::move(out));
       if (t.kind() == TypeKind::Set) return Value::set(t.element(), std::move(out));
       return Value::tuple(t, std::move(out));
@@ -57,7 +68,12 @@ Value unknowns_to_null(const Value& v) {
     case TypeKind::Map:
     case TypeKind::Object: {
       Value::Object out;
-      for (const auto& [k, e] : v.attributes()) out[k] = unknowns_to_null(e);
+      for (const auto& [k, e] : v.attributes()) {
+        auto it =
+            prior_members != nullptr ? prior_members->find(k) : Value::Object::const_iterator();
+        const bool paired = prior_members != nullptr && it != prior_members->end();
+        out[k] = unknowns_from(e, paired ? it->second : Value());
+      }
       if (t.kind() == TypeKind::Map) return Value::map(t.element(), std::move(out));
       return Value::object(t, std::move(out));
     }

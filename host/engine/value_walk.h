@@ -12,6 +12,11 @@ namespace luaform::engine {
 // state may hold no unknowns, so whatever a CRUD function left unset ends as null.
 Value unknowns_to_null(const Value& v);
 
+// The value with every unknown replaced by the value at the same place in `prior` (lists and
+// tuples by index, maps and objects by key), or by null where `prior` has none there. Set
+// elements have no place to pair them by: their unknowns become null.
+Value unknowns_from(const Value& v, const Value& prior);
+
 // The parts of a dotted address: "disk.0.size" -> {"disk", "0", "size"}.
 std::vector<std::string> split_address(const std::string& address);
 

@@ -221,6 +221,7 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   a.has_validate = lua_isfunction(L, -1) || (lua_istable(L, -1) && lua_rawlen(L, -1) > 0);
   lua_pop(L, 1);
   a.use_state_for_unknown = flag(L, index, "use_state_for_unknown");
+  a.changes_on_update = flag(L, index, "changes_on_update");
   a.refine = refinement(L, index, name);
   a.has_requires_replace_if = lua_getfield(L, index, "requires_replace_if") == LUA_TFUNCTION;
   a.has_plan_function = lua_getfield(L, index, "plan") == LUA_TFUNCTION;

@@ -270,12 +270,23 @@ engine::Diagnostics ScriptState::configure(const engine::Value& config,
   auto failure = protected_run(L, [&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, provider_->ref);
     if (lua_getfield(S, -1, "configure") != LUA_TFUNCTION) return;
-    if (config.is_known() && !config.is_null()) {
+    const bool usable = config.is_known() && !config.is_null();
+    if (usable) {
       push_value(S, config);
     } else {
       lua_newtable(S);
     }
-    lua_call(S, 1, 1);
+    // configure(config, unknown): `unknown` names the attributes whose values are not known
+    // yet (they read as nil in `config`, like unset ones), so a script can tell the two apart.
+    lua_newtable(S);
+    if (usable) {
+      for (const auto& [name, value] : config.attributes()) {
+        if (value.is_wholly_known()) continue;
+        lua_pushboolean(S, 1);
+        lua_setfield(S, -2, name.c_str());
+      }
+    }
+    lua_call(S, 2, 1);
     luaL_unref(S, LUA_REGISTRYINDEX, client_ref_);
     client_ref_ = luaL_ref(S, LUA_REGISTRYINDEX);
   });

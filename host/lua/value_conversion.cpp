@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "host/engine/zero_values.h"
+
 namespace luaform::lua {
 namespace {
 
@@ -295,21 +297,7 @@ void push_zero(lua_State* L, const Type& t) {
 }
 
 bool is_zero(const Value& v) {
-  if (!present(v)) return true;
-  switch (v.type().kind()) {
-    case TypeKind::String:
-      return v.as_string().empty();
-    case TypeKind::Number:
-      return v.as_number() == Number::from_int(0);
-    case TypeKind::Bool:
-      return !v.as_bool();
-    case TypeKind::List:
-    case TypeKind::Set:
-    case TypeKind::Map:
-      return v.length() == 0;
-    default:
-      return false;
-  }
+  return !present(v) || engine::is_zero_value(v);
 }
 
 // How deep a value may nest. Declared types are bounded by the schema; a dynamic value is

@@ -25,7 +25,13 @@ return tf.provider {
     timeout = tf.string { optional = true, default = "10s", description = "Per request" },
     retries = tf.number { optional = true, default = 3, validate = tf.v.between(0, 20) },
   },
-  configure = function(config)
+  configure = function(config, unknown)
+    if next(unknown) then
+      -- Part of it comes from a resource not created yet (no endpoint to call, no password to
+      -- log in with); the CLI configures the provider again, with every value known, before it
+      -- applies.
+      return nil
+    end
     local client = tf.http.client {
       base_url = config.endpoint,
       timeout = config.timeout,

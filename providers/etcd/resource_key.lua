@@ -79,8 +79,7 @@ return tf.resource {
       tf.fail { summary = "No such key", detail = ("etcd has no key %q"):format(d:id()) }
     end
     d:set("key", entry.key)
-    if entry.lease ~= "0" then
-      d:set("lease_id", entry.lease)
-    end
+    -- As create records it: "" when the key has no lease.
+    d:set("lease_id", entry.lease ~= "0" and entry.lease or "")
   end,
 }

@@ -67,7 +67,11 @@ return tf.provider {
         .. "`$LOCALFS_ROOT`, else the working directory)"),
     },
   },
-  configure = function(config)
+  configure = function(config, unknown)
+    if unknown.root then
+      -- It comes from a resource not created yet; the CLI configures again before applying.
+      return nil
+    end
     local root = config.root
     if root == "" then
       root = nil

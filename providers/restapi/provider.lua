@@ -50,7 +50,12 @@ return tf.provider {
       description = "Skip verifying the server's TLS certificate",
     },
   },
-  configure = function(config)
+  configure = function(config, unknown)
+    if next(unknown) then
+      -- Part of it comes from a resource not created yet; the CLI configures the provider
+      -- again, with every value known, before it applies.
+      return nil
+    end
     return tf.http.client {
       base_url = config.uri,
       headers = config.headers,

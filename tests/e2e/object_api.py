@@ -7,9 +7,12 @@ faults a test arms on purpose (error statuses with or without Retry-After, slow 
                                Link: <...>; rel="next" header
     GET    /objects/ID         200 with the object, 404 when there is none
     PUT    /objects/ID         replace it (revision goes up); 404 when there is none
+    PATCH  /objects/ID         change the fields the body names, keep the others (revision up)
     DELETE /objects/ID         204; 404 when there is none
 
-With `token` set every request needs `Authorization: Bearer TOKEN` (401 otherwise).
+With `token` set every request needs `Authorization: Bearer TOKEN` (401 otherwise). With
+`on_create` set, a new object also gets the fields it returns (what a real API assigns: an
+address, a creation time, defaults for fields the body leaves out or empty).
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
@@ -53,6 +57,7 @@ class ObjectApi:
     faults: list[Fault] = field(default_factory=list)
     next_id: int = 1
     lock: threading.Lock = field(default_factory=threading.Lock)
+    on_create: Callable[[dict], dict] | None = None
 
     def fail(self, method: str, status: int, count: int = 1, *, retry_after: str | None = None,
              body: str = '{"error": "injected"}', delay: float = 0.0) -> None:
@@ -131,6 +136,8 @@ def handler_for(api: ObjectApi):
             if self.command == "POST":
                 with api.lock:
                     obj = dict(json.loads(body), id=str(api.next_id), revision=1)
+                    if api.on_create is not None:
+                        obj.update(api.on_create(obj))
                     api.next_id += 1
                     api.objects[obj["id"]] = obj
                 self.answer(201, obj)
@@ -162,6 +169,10 @@ def handler_for(api: ObjectApi):
                     status, payload = 200, obj
                 elif self.command == "PUT":
                     obj = dict(json.loads(body), id=ident, revision=obj["revision"] + 1)
+                    api.objects[ident] = obj
+                    status, payload = 200, obj
+                elif self.command == "PATCH":
+                    obj = dict(obj, **json.loads(body), revision=obj["revision"] + 1)
                     api.objects[ident] = obj
                     status, payload = 200, obj
                 elif self.command == "DELETE":

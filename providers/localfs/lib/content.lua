@@ -45,6 +45,9 @@ function M.bytes(object, client)
     return tf.base64.decode(value)
   end
   if form == "source" then
+    if client == nil then
+      return tf.unknown  -- the provider's root is not known until apply
+    end
     return client:read(value) or tf.unknown
   end
   return value

@@ -10,8 +10,8 @@ using namespace luaform::engine::testing;
 namespace {
 
 // resource "test_net": subnets, an optional list nested attribute of { cidr (required,
-// force_new), dhcp (optional, default true), gateway (computed) }; dns, an optional+computed
-// single nested attribute of { server (optional) }.
+// force_new), dhcp (optional, default true), gateway (computed, changes on update) }; dns, an
+// optional+computed single nested attribute of { server (optional) } that changes on update.
 Schema net_schema() {
   auto subnets = std::make_shared<NestedBlock>();
   subnets->type_name = "subnets";
@@ -20,8 +20,9 @@ Schema net_schema() {
   cidr.force_new = true;
   Attribute dhcp = attribute("dhcp", Type::boolean(), false, true, false);
   dhcp.default_value = Value::boolean(true);
-  subnets->block.attributes = {cidr, dhcp,
-                               attribute("gateway", Type::string(), false, false, true)};
+  Attribute gateway = attribute("gateway", Type::string(), false, false, true);
+  gateway.changes_on_update = true;
+  subnets->block.attributes = {cidr, dhcp, gateway};
   auto dns = std::make_shared<NestedBlock>();
   dns->type_name = "dns";
   dns->nesting = NestingMode::Single;
@@ -32,6 +33,7 @@ Schema net_schema() {
   subnets_attr.nested = subnets;
   Attribute dns_attr = attribute("dns", dns->implied_type(), false, true, true);
   dns_attr.nested = dns;
+  dns_attr.changes_on_update = true;
   s.block.attributes = {attribute("name", Type::string(), true, false, false), subnets_attr,
                         dns_attr};
   return s;
@@ -116,8 +118,7 @@ TEST_CASE("an unchanged element keeps its computed values, a changed one recompu
   const auto& elements = subnets.elements();
   CHECK(elements[0].get_attribute("gateway") == Value::string("gw1"));
   CHECK(elements[1].get_attribute("gateway").is_unknown());
-  // The resource changed, so, like any computed attribute the config leaves null, dns may be
-  // recomputed as a whole.
+  // The resource changed, so dns, which changes on update, may be recomputed as a whole.
   CHECK(planned.get_attribute("dns").is_unknown());
   CHECK(resp.requires_replace.empty());
 }

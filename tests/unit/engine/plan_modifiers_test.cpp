@@ -10,8 +10,8 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-// test_file with `content` deciding on replacement through the logic and `sha` keeping its
-// stored value through updates.
+// test_file with `content` deciding on replacement through the logic, `sha` keeping its
+// stored value through updates and `mode` recomputed by every update.
 struct ModifierFixture {
   std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
   std::unique_ptr<ProviderService> service;
@@ -21,7 +21,11 @@ struct ModifierFixture {
     Schema s = file_schema();
     for (auto& attr : s.block.attributes) {
       if (attr.name == "content") attr.has_requires_replace_if = true;
-      if (attr.name == "sha") attr.use_state_for_unknown = true;
+      if (attr.name == "sha") {
+        attr.use_state_for_unknown = true;
+        attr.changes_on_update = false;
+      }
+      if (attr.name == "mode") attr.changes_on_update = true;
       if (attr.name == "sha" || attr.name == "mode") attr.has_plan_function = true;
     }
     logic->declared.resources["test_file"] = s;

@@ -10,8 +10,8 @@ using namespace luaform::engine::testing;
 namespace {
 
 // resource "test_server": name (required); disk: list block of { size (required), kind
-// (optional, default "ssd"), label (optional, force_new), serial (computed) }; rule: set block
-// of { port (required), note (optional), uid (computed) }.
+// (optional, default "ssd"), label (optional, force_new), serial (computed, changes on update) };
+// rule: set block of { port (required), note (optional), uid (computed) }.
 Schema server_schema() {
   Schema s;
   s.block.attributes = {attribute("name", Type::string(), true, false, false)};
@@ -22,8 +22,10 @@ Schema server_schema() {
   kind.default_value = Value::string("ssd");
   Attribute label = attribute("label", Type::string(), false, true, false);
   label.force_new = true;
+  Attribute serial = attribute("serial", Type::string(), false, false, true);
+  serial.changes_on_update = true;
   disk.block.attributes = {attribute("size", Type::number(), true, false, false), kind, label,
-                           attribute("serial", Type::string(), false, false, true)};
+                           serial};
   NestedBlock rule;
   rule.type_name = "rule";
   rule.nesting = NestingMode::Set;

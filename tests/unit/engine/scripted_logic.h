@@ -140,8 +140,10 @@ inline Schema file_schema() {
   path.force_new = true;
   Attribute content = attribute("content", Type::string(), false, true, false);
   content.default_value = Value::string("");
-  s.block.attributes = {path, content, attribute("sha", Type::string(), false, false, true),
-                        attribute("mode", Type::string(), false, true, true)};
+  // The file's hash is new whenever its content changes.
+  Attribute sha = attribute("sha", Type::string(), false, false, true);
+  sha.changes_on_update = true;
+  s.block.attributes = {path, content, sha, attribute("mode", Type::string(), false, true, true)};
   return s;
 }
 

@@ -10,7 +10,8 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-// resource "test_user": name (required), password (optional, sensitive, write-only), version.
+// resource "test_user": name (required), password (optional, sensitive, write-only), version,
+// and set_at (computed, changes on update: when the password was last sent).
 struct WriteOnlyFixture {
   std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
   std::unique_ptr<ProviderService> service;
@@ -21,8 +22,10 @@ struct WriteOnlyFixture {
     Attribute password = attribute("password", Type::string(), false, true, false);
     password.sensitive = true;
     password.write_only = true;
+    Attribute set_at = attribute("set_at", Type::number(), false, false, true);
+    set_at.changes_on_update = true;
     s.block.attributes = {attribute("name", Type::string(), true, false, false), password,
-                          attribute("version", Type::number(), false, true, false)};
+                          attribute("version", Type::number(), false, true, false), set_at};
     logic->declared.resources["test_user"] = s;
     service = std::make_unique<ProviderService>(logic);
     REQUIRE_FALSE(service->get_provider_schema().diagnostics.has_errors());
@@ -128,4 +131,45 @@ TEST_CASE("write-only is for top-level, non-computed attributes of resources") {
   Diagnostics computed;
   validate_block(block, "resource r", computed, BlockPlace::ResourceTop);
   CHECK(computed.has_errors());
+}
+
+TEST_CASE("a write-only value alone is no change: nothing is recomputed or replaced") {
+  WriteOnlyFixture f;
+  f.logic->update_supported = false;  // every changed argument would force a new object
+  const Value prior = f.object(Value::string("u1"), Value::null(Type::string()))
+                          .with_attribute("set_at", Value::number(1));
+  const Value config = f.object(Value::null(Type::string()), Value::string("hunter2"));
+  const Value proposed = prior.with_attribute("password", Value::string("hunter2"));
+  const PlanResponse resp = f.service->plan_resource_change(
+      PlanRequest{"test_user", wire(prior), wire(proposed), wire(config), {}});
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  CHECK(unwire(resp.planned_state, f.type) == prior);
+  CHECK(resp.requires_replace.empty());
+}
+
+TEST_CASE("with another change, the write-only value is sent and has_change does not compare it") {
+  WriteOnlyFixture f;
+  const Value prior = f.object(Value::string("u1"), Value::null(Type::string()))
+                          .with_attribute("set_at", Value::number(1));
+  const Value config = f.object(Value::null(Type::string()), Value::string("hunter2"))
+                           .with_attribute("version", Value::number(2));
+  const Value proposed = prior.with_attribute("password", Value::string("hunter2"))
+                             .with_attribute("version", Value::number(2));
+  const PlanResponse planned = f.service->plan_resource_change(
+      PlanRequest{"test_user", wire(prior), wire(proposed), wire(config), {}});
+  REQUIRE_FALSE(planned.diagnostics.has_errors());
+  CHECK(unwire(planned.planned_state, f.type).get_attribute("set_at").is_unknown());
+  bool password_changed = true;
+  std::string sent;
+  f.logic->callbacks[Operation::Update] = [&](ResourceData& d) {
+    password_changed = d.has_change("password");
+    sent = d.get("password").as_string();
+    return d.set("set_at", Value::number(2));
+  };
+  const ApplyResponse resp = f.service->apply_resource_change(
+      ApplyRequest{"test_user", wire(prior), planned.planned_state, wire(config), {}});
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  CHECK_FALSE(password_changed);
+  CHECK(sent == "hunter2");
+  CHECK(unwire(resp.new_state, f.type).get_attribute("set_at") == Value::number(2));
 }

@@ -33,7 +33,7 @@ return tf.resource {
   schema = {
     name = tf.string { required = true, force_new = true },
     value = tf.string { required = true },
-    revision = tf.number { computed = true },
+    revision = tf.number { computed = true, changes_on_update = true },
     create_timeout = tf.number { computed = true, description = "d:timeout(\"create\") seen" },
   },
   create = function(d)

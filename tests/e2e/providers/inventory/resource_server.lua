@@ -31,7 +31,7 @@ return tf.resource {
         size = tf.number { required = true },
         kind = tf.string { optional = true, default = "ssd" },
         label = tf.string { optional = true, force_new = true },
-        serial = tf.string { computed = true },
+        serial = tf.string { computed = true, changes_on_update = true },
       },
     },
     rule = tf.set_block {

@@ -24,7 +24,7 @@ return tf.resource {
         return new ~= tf.unknown and new < old
       end },
     created_at = tf.string { computed = true, use_state_for_unknown = true },
-    updated_at = tf.string { computed = true },
+    updated_at = tf.string { computed = true, changes_on_update = true },
     arn = tf.string { computed = true, use_state_for_unknown = true,
       refine = { not_null = true, prefix = "arn:modifiers:server/" } },
     port = tf.number { computed = true, use_state_for_unknown = true,

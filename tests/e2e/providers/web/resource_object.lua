@@ -20,7 +20,7 @@ return tf.resource {
     name = tf.string { required = true },
     size = tf.number { optional = true, default = 1 },
     tags = tf.map(tf.string) { optional = true },
-    revision = tf.number { computed = true },
+    revision = tf.number { computed = true, changes_on_update = true },
     passphrase = tf.string { optional = true, sensitive = true },
   },
   create = function(d, client)
