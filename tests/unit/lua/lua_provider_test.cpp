@@ -135,6 +135,50 @@ return tf.data_source {
   CHECK(d.get("out") == Value::string("x true"));
 }
 
+TEST_CASE("configure's second argument names the attributes whose values are not known yet") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.provider {
+  schema = {
+    url = tf.string { optional = true },
+    token = tf.string { optional = true },
+    headers = tf.map(tf.string) { optional = true },
+  },
+  configure = function(config, unknown)
+    local names = {}
+    for name in pairs(unknown) do names[#names + 1] = name end
+    table.sort(names)
+    return { seen = table.concat(names, ",") .. " token=" .. tostring(config.token) }
+  end,
+}
+)");
+  dir.write("data_source_probe.lua", R"(local tf = require("luaform")
+return tf.data_source {
+  schema = { out = tf.string { computed = true } },
+  read = function(d, client)
+    d:set_id("probe")
+    d:set("out", client.seen)
+  end,
+}
+)");
+  auto logic = dir.load();
+  const Type config_type = logic->schema().provider.block.implied_type();
+  const engine::Schema schema =
+      engine::schema_as_served(logic->schema()).data_sources.at("test_probe");
+  const Value null = Value::null(schema.block.implied_type());
+  auto seen = [&](const Value& config) {
+    REQUIRE_FALSE(logic->configure(config).has_errors());
+    engine::ResourceData d(schema, null, null, null);
+    REQUIRE_FALSE(logic->call(Operation::ReadData, "test_probe", d).has_errors());
+    return d.get("out").as_string();
+  };
+  const Value headers = Value::map(Type::string(), {{"team", Value::unknown(Type::string())}});
+  CHECK(seen(Value::object(config_type, {{"url", Value::string("http://x")},
+                                         {"token", Value::unknown(Type::string())},
+                                         {"headers", headers}})) == "headers,token token=nil");
+  CHECK(seen(Value::object(config_type, {{"token", Value::string("t")}})) == " token=t");
+}
+
 TEST_CASE("an error in configure is a diagnostic naming provider.lua and the line") {
   ProviderDir dir;
   dir.write("provider.lua", R"(local tf = require("luaform")
