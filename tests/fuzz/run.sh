@@ -17,9 +17,14 @@ build="${LUAFORM_FUZZ_BUILD:-$repo/build-fuzz}"
 seconds="${LUAFORM_FUZZ_SECONDS:-30}"
 targets=(fuzz_msgpack fuzz_json fuzz_schema fuzz_value_lua)
 
+# Compilations go through ccache when it is there (see tests/run.sh).
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_FUZZ=ON \
   -DLUAFORM_WERROR=ON -DCMAKE_C_COMPILER="${CC:-clang-14}" -DCMAKE_CXX_COMPILER="${CXX:-clang++-14}" \
-  >/dev/null
+  "${launcher[@]}" >/dev/null
 cmake --build "$build" -j2
 
 # Leaks fail a run too; a UBSan report stops it with a stack (the build makes UB fatal).
@@ -28,15 +33,16 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
-failed=0
-for target in "${targets[@]}"; do
-  binary="$build/tests/fuzz/$target"
-  corpus="$scratch/$target"
-  artifacts="$build/fuzz-artifacts/$target"
-  log="$build/fuzz-logs/$target.log"
+# One target: its timed run, then its regressions; writes its line to $scratch/TARGET.result.
+fuzz_target() {
+  local target="$1"
+  local binary="$build/tests/fuzz/$target"
+  local corpus="$scratch/$target"
+  local artifacts="$build/fuzz-artifacts/$target"
+  local log="$build/fuzz-logs/$target.log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   cp "$here/corpus/$target/"* "$corpus/"
-  status=ok
+  local status=ok
   # -rss_limit_mb and -timeout turn runaway memory or time into reported failures.
   if ! "$binary" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=20 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1; then
@@ -44,8 +50,9 @@ for target in "${targets[@]}"; do
     grep -E "ERROR:|SUMMARY:|violated|runtime error" "$log" | head -5 >&2 || true
     echo "  log: $log; crashing input in $artifacts/" >&2
   fi
+  local executions
   executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
-  replayed=0
+  local replayed=0 regressions
   shopt -s nullglob
   regressions=("$here/regressions/$target/"*)
   shopt -u nullglob
@@ -56,7 +63,24 @@ for target in "${targets[@]}"; do
       grep -E "ERROR:|SUMMARY:|violated|Running:" "$log.replay" | tail -5 >&2 || true
     fi
   fi
-  [[ "$status" == ok ]] || failed=1
-  echo "fuzz $target: $status, ${executions:-?} executions in ${seconds}s, $replayed regressions replayed"
+  echo "fuzz $target: $status, ${executions:-?} executions in ${seconds}s, $replayed regressions replayed" \
+    >"$scratch/$target.result"
+}
+
+# Each fuzzer is single-threaded: two run at a time, one per core, each for its full time.
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  fuzz_target "${targets[$i]}" &
+  if ((i + 1 < ${#targets[@]})); then fuzz_target "${targets[$((i + 1))]}" & fi
+  wait
+done
+failed=0
+for target in "${targets[@]}"; do
+  if [[ -f "$scratch/$target.result" ]]; then
+    cat "$scratch/$target.result"
+    grep -q ': ok,' "$scratch/$target.result" || failed=1
+  else
+    echo "fuzz $target: FAILED, it did not run to the end"
+    failed=1
+  fi
 done
 exit "$failed"

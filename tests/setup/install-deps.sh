@@ -7,14 +7,15 @@ set -euo pipefail
 
 packages=(
   # build
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libgrpc++-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   liblua5.4-dev lua5.4 libcurl4-openssl-dev libssl-dev
   nlohmann-json3-dev libmsgpack-cxx-dev doctest-dev
   # fuzzing (tests/fuzz/run.sh): clang with its sanitizer runtimes and libFuzzer
   clang-14 libclang-rt-14-dev libfuzzer-14-dev
   # lint and tests
-  clang-format clang-tidy lua-check python3-pytest python3-venv openssl etcd-server
+  clang-format clang-tidy lua-check python3-pytest python3-pytest-xdist python3-venv openssl
+  etcd-server
 )
 
 missing=()
