@@ -53,7 +53,7 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     find_replacements(schema->block, prior, planned, logic_->has_update(req.type_name), {},
                       resp.requires_replace, ask);
   }
-  planned = mark_computed_unknown(schema->block, planned, prior, config, true);
+  planned = mark_computed_unknown(schema->block, planned, prior, config);
   planned =
       plan_with_functions(*logic_, req.type_name, schema->block, prior, config, planned, diags);
   if (logic_->customizes_diff(req.type_name)) {

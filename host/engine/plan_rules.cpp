@@ -139,7 +139,7 @@ bool changes_object(const Block& block, const Value& prior, const Value& planned
 }
 
 Value mark_computed_unknown(const Block& block, const Value& planned, const Value& prior,
-                            const Value& config, bool is_resource) {
+                            const Value& config) {
   if (!planned.is_known() || planned.is_null()) return planned;
   Value out = planned;
   for (const NestedBlock* nested : block.nested_objects()) {
@@ -149,7 +149,7 @@ Value mark_computed_unknown(const Block& block, const Value& planned, const Valu
         name, map_nested_elements(*nested, out.get_attribute(name), attribute_of(prior, name, type),
                                   attribute_of(config, name, type),
                                   [&](const Value& e, const Value& p, const Value& c) {
-                                    return mark_computed_unknown(nested->block, e, p, c, false);
+                                    return mark_computed_unknown(nested->block, e, p, c);
                                   }));
   }
   const bool is_new = !prior.is_known() || prior.is_null();
@@ -157,9 +157,8 @@ Value mark_computed_unknown(const Block& block, const Value& planned, const Valu
   for (const auto& attr : block.attributes) {
     if (!attr.computed || attr.default_value) continue;
     if (!attribute_of(config, attr.name, attr.type).is_null()) continue;
-    if (is_resource && !is_new && attr.name == "id") continue;
-    // An existing object keeps the stored value (the CLI proposed it) unless the provider
-    // recomputes it on every update; a new object has none to keep.
+    // An existing object keeps the stored value (the CLI proposed it; the id among them)
+    // unless the provider recomputes it on every update; a new object has none to keep.
     if (!is_new && !attr.changes_on_update) continue;
     out = out.with_attribute(attr.name, Value::unknown(attr.type, attr.refine));
   }

@@ -23,7 +23,7 @@ bool changes_object(const Block& block, const Value& prior, const Value& planned
 // changes_on_update, which are unknown in the plan of an object that changes (the id is
 // always kept: it names the object being updated). An unchanged object plans no unknowns.
 Value mark_computed_unknown(const Block& block, const Value& planned, const Value& prior,
-                            const Value& config, bool is_resource);
+                            const Value& config);
 
 // The resource's requires_replace_if for the attribute at `path`: true when changing it from
 // `before` to `after` (either may be null, for an element added or removed) replaces it.

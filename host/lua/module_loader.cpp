@@ -1,5 +1,6 @@
 #include "host/lua/module_loader.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -53,10 +54,54 @@ int preload_embedded(lua_State* L) {
   return 1;
 }
 
+// A module name is words of letters, digits, '_' and '-' joined by dots: nothing in it can
+// name a path outside the directories searched ("/tmp/x", "..tmp.x").
+bool is_module_name(const std::string& name) {
+  bool word_started = false;
+  for (const char c : name) {
+    if (c == '.') {
+      if (!word_started) return false;
+      word_started = false;
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') {
+      word_started = true;
+    } else {
+      return false;
+    }
+  }
+  return word_started;
+}
+
+// True when `file` is inside `root` once links are followed.
+bool stays_inside(const fs::path& file, const fs::path& root) {
+  std::error_code ec;
+  const fs::path real_file = fs::canonical(file, ec);
+  if (ec) return false;
+  const fs::path real_root = fs::canonical(root, ec);
+  if (ec) return false;
+  const fs::path relative = real_file.lexically_relative(real_root);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+// Raises `message` at the line of the script that called require (level 1 is require itself).
+int error_at_caller(lua_State* L, const std::string& message) {
+  luaL_where(L, 2);
+  lua_pushstring(L, message.c_str());
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
 // package.searchers[2]: name "lib.util" is looked up as lib/util.lua, then lib/util/init.lua,
-// in each root; then among the embedded SDK modules.
+// in each root; then among the embedded SDK modules. Only names of modules inside the roots
+// are accepted, and a file a link takes outside them is refused.
 int search_module(lua_State* L) {
-  std::string relative = luaL_checkstring(L, 1);
+  const std::string name = luaL_checkstring(L, 1);
+  if (!is_module_name(name)) {
+    return error_at_caller(L, "require: '" + name +
+                                  "' is not a module name: modules are found only inside the "
+                                  "provider directory, by names such as 'lib.util' (letters, "
+                                  "digits, _ and -, joined by dots)");
+  }
+  std::string relative = name;
   for (char& c : relative) {
     if (c == '.') c = '/';
   }
@@ -75,15 +120,15 @@ int search_module(lua_State* L) {
         tried.push_back(display);
         continue;
       }
+      if (!stays_inside(candidate, root)) {
+        return error_at_caller(
+            L, "require: '" + name + "' (" + display + ") leads outside the provider directory");
+      }
       std::string error;
       if (!load_script_file(L, candidate, display, error)) {
-        // Level 2 is the script that called require (level 1 is require itself), so the
-        // message says which line asked for the broken module.
-        luaL_where(L, 2);
-        lua_pushfstring(L, "error loading module '%s' from '%s':\n\t%s", lua_tostring(L, 1),
-                        display.c_str(), error.c_str());
-        lua_concat(L, 2);
-        return lua_error(L);
+        // The message says which line asked for the broken module.
+        return error_at_caller(
+            L, "error loading module '" + name + "' from '" + display + "':\n\t" + error);
       }
       lua_pushstring(L, display.c_str());
       return 2;

@@ -28,8 +28,10 @@ bool fits_sockaddr(const std::string& dir) {
 }  // namespace
 
 std::string socket_base_directory() {
+  // The client asked for this directory: it is used as it is, and one too deep is an error.
   if (const char* dir = non_empty_env("PLUGIN_UNIX_SOCKET_DIR")) return dir;
-  if (const char* dir = non_empty_env("TMPDIR")) return dir;
+  // A deep $TMPDIR would make the socket path unusable; /tmp always fits.
+  if (const char* dir = non_empty_env("TMPDIR"); dir != nullptr && fits_sockaddr(dir)) return dir;
   return "/tmp";
 }
 
@@ -37,8 +39,13 @@ std::unique_ptr<SocketDirectory> SocketDirectory::create(const std::string& base
                                                          std::string& error) {
   std::string root = base;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
-  // A deep $TMPDIR would make the socket path unusable; /tmp always fits.
-  if (!fits_sockaddr(root)) root = "/tmp";
+  if (!fits_sockaddr(root)) {
+    error = "the socket directory " + root + " (PLUGIN_UNIX_SOCKET_DIR) is " +
+            std::to_string(root.size()) + " bytes long; a unix socket path under it would pass " +
+            std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) +
+            " bytes, the most the system allows. Choose a shorter directory.";
+    return nullptr;
+  }
   std::string tmpl = root + "/luaform-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');

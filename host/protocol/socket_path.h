@@ -7,12 +7,14 @@
 
 namespace luaform::protocol {
 
-// PLUGIN_UNIX_SOCKET_DIR when the client set it, else $TMPDIR, else /tmp (as go-plugin does).
+// PLUGIN_UNIX_SOCKET_DIR when the client set it, else $TMPDIR, else /tmp (as go-plugin does). A
+// $TMPDIR too deep for a socket path gives /tmp.
 std::string socket_base_directory();
 
 class SocketDirectory {
  public:
-  // Creates a 0700 directory under `base`; nullptr and `error` set on failure.
+  // Creates a 0700 directory under `base`; nullptr and `error` set on failure, among them a
+  // `base` too deep for a unix socket path (it is never silently replaced).
   static std::unique_ptr<SocketDirectory> create(const std::string& base, std::string& error);
   ~SocketDirectory();
   SocketDirectory(const SocketDirectory&) = delete;

@@ -38,7 +38,7 @@ TEST_CASE("a plan makes a refined computed attribute a refined unknown") {
   const Type type = block.implied_type();
   const Value config =
       Value::object(type, {{"name", Value::string("a")}, {"arn", Value::null(Type::string())}});
-  const Value planned = mark_computed_unknown(block, config, Value::null(type), config, false);
+  const Value planned = mark_computed_unknown(block, config, Value::null(type), config);
   const Value planned_arn = planned.get_attribute("arn");
   REQUIRE(planned_arn.is_unknown());
   REQUIRE(planned_arn.refinement() != nullptr);

@@ -91,3 +91,30 @@ TEST_CASE("a syntax error in a required module names that module's file and line
   CHECK(d.detail.find("resource_user.lua:1: error loading module 'lib.broken' from "
                       "'lib/broken.lua':\n\tlib/broken.lua:3:") == 0);
 }
+
+TEST_CASE("require refuses names that would reach outside the provider directory") {
+  ProviderDir outside;
+  outside.write("x.lua", "return 'escaped'\n");
+  const std::string target = (outside.path() / "x").string();
+  for (const std::string& name : {target, std::string("..........tmp.x"), std::string("lib..x"),
+                                  std::string("lib/x"), std::string(".x"), std::string("x.")}) {
+    ProviderDir dir;
+    dir.write("resource_escape.lua", "local x = require('" + name + "')\nreturn x\n");
+    auto d = only_error(*dir.load());
+    CAPTURE(name);
+    CHECK(d.detail.find("resource_escape.lua:1: require: '" + name + "' is not a module name") ==
+          0);
+  }
+}
+
+TEST_CASE("require refuses a module that a link takes outside the provider directory") {
+  ProviderDir outside;
+  outside.write("secret.lua", "return 'escaped'\n");
+  ProviderDir dir;
+  std::filesystem::create_directories(dir.path() / "lib");
+  std::filesystem::create_symlink(outside.path() / "secret.lua", dir.path() / "lib" / "x.lua");
+  dir.write("resource_link.lua", "local x = require('lib.x')\nreturn x\n");
+  auto d = only_error(*dir.load());
+  CHECK(d.detail.find("require: 'lib.x' (lib/x.lua) leads outside the provider directory") !=
+        std::string::npos);
+}

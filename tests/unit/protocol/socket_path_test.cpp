@@ -46,12 +46,26 @@ TEST_CASE("the socket lives in a fresh private directory that is removed afterwa
   CHECK(::stat(directory.c_str(), &st) != 0);
 }
 
-TEST_CASE("a base directory too deep for a unix socket path falls back to /tmp") {
+TEST_CASE("a PLUGIN_UNIX_SOCKET_DIR too deep for a socket path is an error that says so") {
+  const std::string deep = "/tmp/" + std::string(120, 'd');
+  ScopedEnv dir("PLUGIN_UNIX_SOCKET_DIR", deep.c_str());
+  CHECK(socket_base_directory() == deep);
   std::string error;
-  auto dir = SocketDirectory::create("/tmp/" + std::string(120, 'd'), error);
-  REQUIRE_MESSAGE(dir, error);
-  CHECK(dir->directory().rfind("/tmp/luaform-", 0) == 0);
-  CHECK(dir->socket_path().size() < 108);
+  CHECK_FALSE(SocketDirectory::create(socket_base_directory(), error));
+  CHECK(error.find(deep) != std::string::npos);
+  CHECK(error.find("PLUGIN_UNIX_SOCKET_DIR") != std::string::npos);
+  CHECK(error.find("107 bytes") != std::string::npos);
+}
+
+TEST_CASE("a TMPDIR too deep for a socket path gives /tmp") {
+  const std::string deep = "/tmp/" + std::string(120, 'd');
+  ScopedEnv no_dir("PLUGIN_UNIX_SOCKET_DIR", nullptr);
+  ScopedEnv tmp("TMPDIR", deep.c_str());
+  CHECK(socket_base_directory() == "/tmp");
+  std::string error;
+  auto created = SocketDirectory::create(socket_base_directory(), error);
+  REQUIRE_MESSAGE(created, error);
+  CHECK(created->socket_path().size() < 108);
 }
 
 TEST_CASE("an unusable base directory is an error, not a crash") {
