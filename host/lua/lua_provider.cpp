@@ -25,12 +25,12 @@ class LuaProvider : public engine::ProviderLogic {
   explicit LuaProvider(ScriptSet scripts) : scripts_(std::move(scripts)) {
     std::unique_ptr<ScriptState> first;
     try {
-      first = std::make_unique<ScriptState>(scripts_, &stopped_, &report_);
+      first = std::make_unique<ScriptState>(scripts_, &stops_, &report_);
     } catch (const std::exception& e) {
       report_.diagnostics.error("Cannot start Lua", e.what());
     }
     pool_ = std::make_unique<StatePool>(
-        [this] { return std::make_unique<ScriptState>(scripts_, &stopped_, nullptr); }, kMaxStates,
+        [this] { return std::make_unique<ScriptState>(scripts_, &stops_, nullptr); }, kMaxStates,
         std::move(first));
   }
 
@@ -161,7 +161,9 @@ class LuaProvider : public engine::ProviderLogic {
     return state->call_function(name, arguments, declared);
   }
 
-  void stop() override { stopped_.store(true); }
+  // Ends the calls in flight; calls that begin later run (in --debug mode the provider lives on
+  // through many CLI commands, each of which may be interrupted).
+  void stop() override { stops_.fetch_add(1); }
 
  private:
   // Every state runs configure with the latest configuration before its next call, so a state
@@ -182,7 +184,7 @@ class LuaProvider : public engine::ProviderLogic {
   }
 
   const ScriptSet scripts_;
-  std::atomic<bool> stopped_{false};
+  std::atomic<uint64_t> stops_{0};
   LoadReport report_;
   std::mutex config_mutex_;
   engine::Value config_;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdarg>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -82,10 +83,14 @@ bool stays_inside(const fs::path& file, const fs::path& root) {
   return !relative.empty() && *relative.begin() != "..";
 }
 
-// Raises `message` at the line of the script that called require (level 1 is require itself).
-int error_at_caller(lua_State* L, const std::string& message) {
+// Raises the message (lua_pushfstring's format) at the line of the script that called require
+// (level 1 is require itself).
+int error_at_caller(lua_State* L, const char* format, ...) {
   luaL_where(L, 2);
-  lua_pushstring(L, message.c_str());
+  va_list arguments;
+  va_start(arguments, format);
+  lua_pushvfstring(L, format, arguments);
+  va_end(arguments);
   lua_concat(L, 2);
   return lua_error(L);
 }
@@ -96,10 +101,11 @@ int error_at_caller(lua_State* L, const std::string& message) {
 int search_module(lua_State* L) {
   const std::string name = luaL_checkstring(L, 1);
   if (!is_module_name(name)) {
-    return error_at_caller(L, "require: '" + name +
-                                  "' is not a module name: modules are found only inside the "
-                                  "provider directory, by names such as 'lib.util' (letters, "
-                                  "digits, _ and -, joined by dots)");
+    return error_at_caller(L,
+                           "require: '%s' is not a module name: modules are found only inside "
+                           "the provider directory, by names such as 'lib.util' (letters, "
+                           "digits, _ and -, joined by dots)",
+                           name.c_str());
   }
   std::string relative = name;
   for (char& c : relative) {
@@ -121,14 +127,14 @@ int search_module(lua_State* L) {
         continue;
       }
       if (!stays_inside(candidate, root)) {
-        return error_at_caller(
-            L, "require: '" + name + "' (" + display + ") leads outside the provider directory");
+        return error_at_caller(L, "require: '%s' (%s) leads outside the provider directory",
+                               name.c_str(), display.c_str());
       }
       std::string error;
       if (!load_script_file(L, candidate, display, error)) {
         // The message says which line asked for the broken module.
-        return error_at_caller(
-            L, "error loading module '" + name + "' from '" + display + "':\n\t" + error);
+        return error_at_caller(L, "error loading module '%s' from '%s':\n\t%s", name.c_str(),
+                               display.c_str(), error.c_str());
       }
       lua_pushstring(L, display.c_str());
       return 2;

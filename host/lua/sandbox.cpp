@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "host/lua/guarded.h"
+#include "host/lua/sandbox_guards.h"
 
 namespace luaform::lua {
 namespace {
@@ -50,7 +51,8 @@ bool over_memory_limit(lua_State* L, const RunLimits* limits) {
 
 const char* exceeded(const RunLimits* limits) {
   if (limits == nullptr) return nullptr;
-  if (limits->stop != nullptr && limits->stop->load(std::memory_order_relaxed)) {
+  if (limits->stops != nullptr &&
+      limits->stops->load(std::memory_order_relaxed) != limits->stops_before) {
     return kStoppedMessage;
   }
   if (limits->deadline && std::chrono::steady_clock::now() > *limits->deadline) {
@@ -168,6 +170,7 @@ void open_libraries(lua_State* L) {
   lua_setglobal(L, "load");
   lua_pushcfunction(L, guarded<print_to_stderr>);
   lua_setglobal(L, "print");
+  install_sandbox_guards(L);
 }
 
 }  // namespace

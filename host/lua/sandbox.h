@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,8 +26,11 @@ inline constexpr const char* kStoppedMessage = "stopped by StopProvider";
 
 // What the count hook checks while Lua code runs.
 struct RunLimits {
-  // Once it reads true, running Lua code raises kStoppedMessage.
-  const std::atomic<bool>* stop = nullptr;
+  // How many times StopProvider was called; running Lua code raises kStoppedMessage once it
+  // differs from `stops_before`, the count when the running call began. A stop ends the calls
+  // in flight, not the provider: calls that begin after it run as ever.
+  const std::atomic<uint64_t>* stops = nullptr;
+  uint64_t stops_before = 0;
   // While set, Lua code running past this moment raises `deadline_message`.
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::string deadline_message;

@@ -159,9 +159,11 @@ class CallScope {
 
 }  // namespace
 
-ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop,
+ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops,
                          LoadReport* report)
-    : scripts_(scripts), limits_{stop, std::nullopt, {}}, state_(new_sandboxed_state(&limits_)) {
+    : scripts_(scripts),
+      limits_{stops, stops != nullptr ? stops->load() : 0, std::nullopt, {}},
+      state_(new_sandboxed_state(&limits_)) {
   lua_State* L = state_.get();
   set_call_context(L, &call_context_);
   if (auto failure = protected_run(L, [this](lua_State* S) {

@@ -35,7 +35,8 @@ class ScriptState {
   // Creates the state and runs every script; a script that fails is left out and, when
   // `report` is given, described there. Throws std::runtime_error only when Lua cannot even
   // create the state.
-  ScriptState(const ScriptSet& scripts, const std::atomic<bool>* stop, LoadReport* report);
+  // `stops` counts the provider's StopProvider calls (see RunLimits).
+  ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops, LoadReport* report);
   ScriptState(const ScriptState&) = delete;
   ScriptState& operator=(const ScriptState&) = delete;
 
@@ -92,6 +93,11 @@ class ScriptState {
 
   // Which configuration this state was last configured with (see LuaProvider).
   uint64_t configured_generation = 0;
+
+  // A call begins on this state: only a StopProvider that comes from now on ends it.
+  void begin_call() {
+    if (limits_.stops != nullptr) limits_.stops_before = limits_.stops->load();
+  }
 
  private:
   struct Definition {

@@ -24,7 +24,9 @@ class StatePool {
   class Lease {
    public:
     Lease(StatePool& pool, std::unique_ptr<ScriptState> state)
-        : pool_(&pool), state_(std::move(state)) {}
+        : pool_(&pool), state_(std::move(state)) {
+      state_->begin_call();
+    }
     Lease(Lease&& o) noexcept = default;
     Lease& operator=(Lease&&) = delete;
     Lease(const Lease&) = delete;

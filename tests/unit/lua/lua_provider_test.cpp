@@ -283,6 +283,33 @@ return tf.resource {
   CHECK(d.id() == "spinning");
 }
 
+TEST_CASE("a stop ends the calls in flight, and calls after it run as ever") {
+  ProviderDir dir;
+  dir.write("resource_spin.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {},
+  create = function(d)
+    d:set_id("spinning")
+    if d:id() == "spinning" then
+      local n = 0
+      for _ = 1, 200000 do n = n + 1 end  -- long enough to meet a stop that came before it
+    end
+  end,
+  read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  Instance i(*logic, "test_spin");
+  // As in --debug mode: one Ctrl-C, then the next command.
+  logic->stop();
+  for (int call = 0; call < 3; ++call) {
+    engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+    const auto diags = logic->call(Operation::Create, "test_spin", d);
+    CHECK_FALSE(diags.has_errors());
+    CHECK(d.id() == "spinning");
+  }
+}
+
 TEST_CASE("an operation running past its timeout is ended with an error saying so") {
   ProviderDir dir;
   dir.write("resource_slow.lua", R"(local tf = require("luaform")
@@ -329,8 +356,12 @@ return tf.resource {
   auto logic = dir.load();
   Instance i(*logic, "test_co");
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
-  logic->stop();
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    logic->stop();
+  });
   auto diags = logic->call(Operation::Create, "test_co", d);
+  stopper.join();
   REQUIRE(diags.has_errors());
   // coroutine.wrap adds the position of the resume to errors passing through it.
   CHECK(diags.items()[0].detail == "resource_co.lua:8: resource_co.lua:6: stopped by StopProvider");
