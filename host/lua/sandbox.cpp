@@ -2,8 +2,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "host/lua/guarded.h"
@@ -111,9 +113,45 @@ int load_text_only(lua_State* L) {
   return lua_gettop(L);
 }
 
+// The obvious doors from a file name into the host process or the machine's memory: any
+// process's directory under /proc (/proc/self/mem lets a script rewrite the host's code) and
+// the memory devices. Links are followed first, so no other name reaches them either.
+bool is_host_door(const std::string& name) {
+  std::error_code ec;
+  const std::filesystem::path real = std::filesystem::weakly_canonical(name, ec);
+  if (ec) return false;
+  auto part = real.begin();
+  if (part == real.end() || *part != "/" || ++part == real.end()) return false;
+  if (*part == "dev") {
+    ++part;
+    return part != real.end() && (*part == "mem" || *part == "kmem" || *part == "port");
+  }
+  if (*part != "proc" || ++part == real.end()) return false;
+  const std::string process = part->string();
+  return process == "self" || process == "thread-self" ||
+         process.find_first_not_of("0123456789") == std::string::npos;
+}
+
+void refuse_host_doors(lua_State* L, const char* function) {
+  const char* name = luaL_checkstring(L, 1);
+  if (is_host_door(name)) {
+    luaL_error(L, "%s: '%s' is closed to provider scripts (it reaches into processes or memory)",
+               function, name);
+  }
+}
+
+// io.open(filename, mode) without the doors above.
+int open_file(lua_State* L) {
+  refuse_host_doors(L, "io.open");
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
 // io.lines(filename, ...): without a file name io.lines would read the plugin's stdin.
 int lines_of_file(lua_State* L) {
-  luaL_checkstring(L, 1);
+  refuse_host_doors(L, "io.lines");
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -154,6 +192,9 @@ void open_libraries(lua_State* L) {
   lua_getfield(L, -1, "lines");
   lua_pushcclosure(L, guarded<lines_of_file>, 1);
   lua_setfield(L, -2, "lines");
+  lua_getfield(L, -1, "open");
+  lua_pushcclosure(L, guarded<open_file>, 1);
+  lua_setfield(L, -2, "open");
   keep_only(L, LUA_IOLIBNAME, {"open", "lines", "type"});
 
   // os for time, environment and file removal/renaming: no execute, exit, setlocale, tmpname.

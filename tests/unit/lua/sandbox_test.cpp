@@ -2,8 +2,10 @@
 #include "host/lua/sandbox.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "host/lua/guarded.h"
@@ -49,6 +51,25 @@ TEST_CASE("files can be written, read back, renamed and removed") {
 
 TEST_CASE("io.lines needs a file name: it cannot read the plugin's stdin") {
   CHECK(evaluate("io.lines()").find("bad argument #1 to 'lines'") != std::string::npos);
+}
+
+TEST_CASE("the doors into the host process and the machine's memory are closed") {
+  ProviderDir scratch;
+  const std::string link = (scratch.path() / "innocent").string();
+  std::filesystem::create_symlink("/proc/self/mem", link);
+  for (const std::string& name :
+       {std::string("/proc/self/mem"), "/proc/" + std::to_string(getpid()) + "/maps",
+        std::string("/proc/thread-self/mem"), std::string("/proc/1/environ"),
+        std::string("/dev/mem"), link}) {
+    CAPTURE(name);
+    CHECK(evaluate("io.open('" + name + "', 'r+b')").find("io.open: '" + name + "' is closed") !=
+          std::string::npos);
+    CHECK(evaluate("io.lines('" + name + "')").find("io.lines: '" + name + "' is closed") !=
+          std::string::npos);
+  }
+  // The rest of /proc describes the machine, not a process: still readable.
+  CHECK(evaluate("(function() local f = assert(io.open('/proc/cpuinfo')) f:close() "
+                 "return 'ok' end)()") == "ok");
 }
 
 TEST_CASE("load accepts source text but not precompiled chunks") {
