@@ -88,16 +88,17 @@ ctest_suite() {
   if ((bad > 0)); then fail "$name: $bad of $total unit tests failed" "$bad"; fi
 }
 
-# Compilations go through ccache when it is there (install-deps.sh installs it). Paths below
-# the checkout are hashed relative to it, so a fresh clone elsewhere reuses what an earlier one
-# compiled.
+# Compilations go through ccache when it is there (install-deps.sh installs it, so this runs
+# after it). Paths below the checkout are hashed relative to it, so a fresh clone elsewhere
+# reuses what an earlier one compiled.
 launcher=()
-if command -v ccache >/dev/null 2>&1; then
+use_ccache() {
+  command -v ccache >/dev/null 2>&1 || return 0
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
   export CCACHE_DIR="${CCACHE_DIR:-${LUAFORM_CACHE:-$HOME/.cache/luaform}/ccache}"
   ccache --max-size=5G >/dev/null 2>&1 || true
-fi
+}
 
 # build NAME DIR [TARGET...] -- [CMAKE ARGS...]: configures and builds DIR (only TARGETs when
 # given); 0 when it built.
@@ -196,6 +197,7 @@ if ! "$python" -c 'import pytest, xdist' 2>/dev/null; then
   echo "0 passed, 1 failed"
   exit 1
 fi
+use_ccache
 
 # 2. Builds and unit tests. The debug build is needed by every part (lint reads its compile
 # database, e2e runs its host); the sanitizer build by unit and e2e.
