@@ -1,6 +1,7 @@
 #include "host/lua/http_client.h"
 
 #include "host/lua/curl_library.h"
+#include "host/lua/system_certificates.h"
 
 #include <algorithm>
 #include <cctype>
@@ -154,8 +155,15 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
   lib.easy_setopt(
       curl, CURLOPT_CONNECTTIMEOUT_MS,
       static_cast<long>(within_deadline(request.connect_timeout, interruption).count()));
-  if (!request.tls.ca_file.empty())
+  if (!request.tls.ca_file.empty()) {
     lib.easy_setopt(curl, CURLOPT_CAINFO, request.tls.ca_file.c_str());
+  } else {
+    const auto& system = system_certificates();
+    if (!system.file.empty()) lib.easy_setopt(curl, CURLOPT_CAINFO, system.file.c_str());
+    if (!system.directory.empty()) {
+      lib.easy_setopt(curl, CURLOPT_CAPATH, system.directory.c_str());
+    }
+  }
   if (!request.tls.client_cert.empty()) {
     lib.easy_setopt(curl, CURLOPT_SSLCERT, request.tls.client_cert.c_str());
   }

@@ -232,6 +232,16 @@ def test_https_trusts_the_given_ca_and_refuses_an_unknown_one(web, tls_api):
     assert web.plan_exit_code() == 0
 
 
+def test_https_trusts_the_bundle_ssl_cert_file_names_as_go_providers_do(web, tls_api):
+    # The host finds the system's bundle itself (a release host's libcurl has no default);
+    # SSL_CERT_FILE replaces it, as it does for a provider written in Go.
+    served, cert = tls_api
+    web.extra_env["SSL_CERT_FILE"] = str(cert)
+    web.write(config(served.url, ALPHA))
+    web.apply()
+    assert list(served.api.objects) == ["1"]
+
+
 def test_a_server_that_asks_for_a_client_certificate_gets_the_configured_one(
         web, mutual_tls_api):
     served, ca, client_cert, client_key = mutual_tls_api
