@@ -1,9 +1,5 @@
 #include "host/lua/fs_module.h"
 
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +7,7 @@
 #include <string>
 
 #include "host/lua/guarded.h"
+#include "host/platform.h"
 
 namespace luaform::lua {
 namespace {
@@ -68,7 +65,7 @@ int change_mode(lua_State* L) {
 // Creates `path` (not its parents) with exactly `mode`; true when it was created, false when a
 // directory is already there.
 bool make_one(const std::string& path, mode_t mode) {
-  if (::mkdir(path.c_str(), mode) != 0) {
+  if (platform::make_directory(path.c_str(), mode) != 0) {
     const int error = errno;
     struct stat info {};
     if (error == EEXIST && ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {

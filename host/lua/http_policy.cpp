@@ -7,6 +7,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "host/platform.h"
+
 namespace luaform::lua::http {
 
 bool retryable_status(long status) {
@@ -34,7 +36,7 @@ std::optional<Milliseconds> parse_retry_after(std::string_view value,
   in.imbue(std::locale::classic());
   in >> std::get_time(&parts, "%a, %d %b %Y %H:%M:%S GMT");
   if (in.fail()) return std::nullopt;
-  const std::time_t at = timegm(&parts);
+  const std::time_t at = platform::utc_seconds(parts);
   if (at == static_cast<std::time_t>(-1)) return std::nullopt;
   const auto wait = std::chrono::system_clock::from_time_t(at) - now;
   if (wait <= std::chrono::system_clock::duration::zero()) return Milliseconds(0);

@@ -14,6 +14,7 @@
 #include "host/engine/secrets.h"
 #include "host/lua/call_context.h"
 #include "host/lua/guarded.h"
+#include "host/platform.h"
 
 namespace luaform::lua {
 namespace {
@@ -51,8 +52,7 @@ std::string timestamp() {
   const auto micros =
       std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() %
       1'000'000;
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
+  const std::tm utc = platform::utc_time(seconds);
   char text[40];
   const size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
   std::snprintf(text + n, sizeof text - n, ".%06lldZ", static_cast<long long>(micros));

@@ -1,11 +1,11 @@
 #include "host/lua/testing_module.h"
 
-#include <unistd.h>
-
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -308,13 +308,21 @@ int environment(lua_State* L) {
 }
 
 int temp_dir(lua_State* L) {
-  std::string pattern = (fs::temp_directory_path() / "luaform-test-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("cannot create a temporary directory in " +
-                             fs::temp_directory_path().string());
+  // create_directory is atomic: a name another process took is simply tried again.
+  static thread_local std::mt19937_64 random{std::random_device{}()};
+  const fs::path parent = fs::temp_directory_path();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    char name[32];
+    std::snprintf(name, sizeof name, "luaform-test-%012llx",
+                  static_cast<unsigned long long>(random() & 0xffffffffffffULL));
+    std::error_code ec;
+    if (fs::create_directory(parent / name, ec)) {
+      fs::permissions(parent / name, fs::perms::owner_all, ec);
+      lua_pushstring(L, (parent / name).string().c_str());
+      return 1;
+    }
   }
-  lua_pushstring(L, pattern.c_str());
-  return 1;
+  throw std::runtime_error("cannot create a temporary directory in " + parent.string());
 }
 
 int remove_tree(lua_State* L) {
