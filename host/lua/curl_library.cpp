@@ -10,7 +10,7 @@
 namespace luaform::lua::http {
 namespace {
 
-constexpr const char* kSoname = "libcurl.so.4";
+[[maybe_unused]] constexpr const char* kSoname = "libcurl.so.4";
 
 // Sets `slot` to the function `name` of `library`, or throws naming both.
 template <typename Function>
@@ -50,6 +50,19 @@ CurlLibrary load_curl_library(const char* path) {
   return curl;
 }
 
+#if defined(LUAFORM_CURL_LINKED)
+namespace {
+// A release host links libcurl statically (host/release_libraries.cmake): the table is the
+// linked functions, and nothing is opened.
+CurlLibrary linked_curl_library() {
+  return CurlLibrary{&curl_global_init,   &curl_easy_init,     &curl_easy_cleanup,
+                     &curl_easy_reset,    &curl_easy_setopt,   &curl_easy_perform,
+                     &curl_easy_getinfo,  &curl_easy_strerror, &curl_slist_append,
+                     &curl_slist_free_all};
+}
+}  // namespace
+#endif
+
 const CurlLibrary& curl_library() {
   // Loaded under the once_flag, so concurrent first requests load it once; a failure is kept
   // and thrown again, so every request that cannot be made says why.
@@ -58,7 +71,11 @@ const CurlLibrary& curl_library() {
   static std::string failure;
   std::call_once(once, [] {
     try {
+#if defined(LUAFORM_CURL_LINKED)
+      CurlLibrary curl = linked_curl_library();
+#else
       CurlLibrary curl = load_curl_library(kSoname);
+#endif
       // Not thread-safe in older libcurl; done once, before any handle exists.
       const CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
       if (code != CURLE_OK) {

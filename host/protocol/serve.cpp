@@ -3,8 +3,6 @@
 // socket on stdout, then serve until the CLI says Shutdown or we get SIGTERM.
 #include "host/protocol/serve.h"
 
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -13,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/platform.h"
 #include "host/protocol/handshake.h"
 #include "host/protocol/plugin_server.h"
 #include "host/protocol/signal_watcher.h"
@@ -112,7 +111,7 @@ int serve(const PendingService& service, const ServeOptions& options) {
              std::to_string(version) +
              "). Set this in the environment of tofu/terraform; stop with Ctrl-C:");
     announce("TF_REATTACH_PROVIDERS='" +
-             reattach_json(options.provider_address, version, static_cast<long>(::getpid()),
+             reattach_json(options.provider_address, version, platform::process_id(),
                            config.socket_path) +
              "'");
   } else {
