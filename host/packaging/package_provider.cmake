@@ -1,18 +1,26 @@
 # Turns a provider directory into a release, in the layout registries and filesystem mirrors
 # read:
 #
-#   OUT/terraform-provider-NAME_VERSION_OS_ARCH.zip   the host as terraform-provider-NAME_vVERSION,
-#                                                     with the provider's Lua scripts beside it
-#   OUT/terraform-provider-NAME_VERSION_SHA256SUMS    "<sha256>  <zip>", as `sha256sum` writes it
+#   OUT/terraform-provider-NAME_VERSION_OS_ARCH.zip   the host as terraform-provider-NAME_vVERSION
+#                                                     (.exe on Windows), with the provider's Lua
+#                                                     scripts beside it
+#   OUT/terraform-provider-NAME_VERSION_manifest.json the protocol versions the host serves
+#   OUT/terraform-provider-NAME_VERSION_SHA256SUMS    "<sha256>  <file>" for every zip of this
+#                                                     version in OUT and the manifest, as
+#                                                     `sha256sum` writes it
+#   OUT/terraform-provider-NAME_VERSION_SHA256SUMS.sig  with -DGPG_KEY: a binary detached GPG
+#                                                     signature of the sums, by that key
 #
-# Run as a script:
+# Run as a script, once per target (each run adds its zip to the set and rewrites the sums):
 #   cmake -DHOST=build/host/luaform -DPROVIDER_DIR=providers/NAME -DVERSION=1.2.3 \
-#         [-DNAME=NAME] [-DOUT=dist] [-DOS_ARCH=linux_amd64] -P host/packaging/package_provider.cmake
+#         [-DNAME=NAME] [-DOUT=dist] [-DOS_ARCH=linux_amd64] [-DCHECK_HOST=HOST] \
+#         [-DGPG_KEY=KEY] -P host/packaging/package_provider.cmake
 #
 # The zip holds the top-level *.lua files and the *.lua files of subdirectories (lib/ and the
 # like), not docs/, examples/, tests/ or a try/ directory, which are for people, not for the
-# host. The
-# Lua SDK is built into the host, so nothing else is needed at run time.
+# host. The Lua SDK is built into the host, so nothing else is needed at run time. The staged
+# scripts must pass `--check`, run by the packaged host or, when that one cannot run on this
+# machine (another platform), by CHECK_HOST, a host that can.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(required HOST PROVIDER_DIR VERSION)
@@ -74,6 +82,9 @@ endforeach()
 
 # The host under the name the CLI looks for in a release: terraform-provider-NAME_vVERSION.
 set(binary "terraform-provider-${NAME}_v${VERSION}")
+if(OS_ARCH MATCHES "^windows_")
+  string(APPEND binary ".exe")
+endif()
 file(COPY_FILE "${HOST}" "${stage}/${binary}")
 file(CHMOD "${stage}/${binary}" FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
      GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
@@ -82,8 +93,14 @@ list(SORT entries)
 
 # What goes into the zip must load on its own: the renamed host checks the staged scripts,
 # and only those (variables pointing the host at another directory are left out).
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env --unset=LUAFORM_PROVIDER_DIR
-                        --unset=LUAFORM_PROVIDER_NAME "${stage}/${binary}" --check
+if(NOT DEFINED CHECK_HOST OR CHECK_HOST STREQUAL "")
+  set(check_command --unset=LUAFORM_PROVIDER_DIR --unset=LUAFORM_PROVIDER_NAME
+                    "${stage}/${binary}")
+else()
+  get_filename_component(CHECK_HOST "${CHECK_HOST}" ABSOLUTE)
+  set(check_command "LUAFORM_PROVIDER_DIR=${stage}" "LUAFORM_PROVIDER_NAME=${NAME}" "${CHECK_HOST}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env ${check_command} --check
                 RESULT_VARIABLE checked OUTPUT_VARIABLE check_output ERROR_VARIABLE check_output)
 if(NOT checked EQUAL 0)
   file(REMOVE_RECURSE "${stage}")
@@ -103,6 +120,28 @@ if(NOT zipped EQUAL 0)
 endif()
 file(REMOVE_RECURSE "${stage}")
 
-file(SHA256 "${OUT}/${zip}" digest)
-file(WRITE "${OUT}/${release}_SHA256SUMS" "${digest}  ${zip}\n")
-message(STATUS "package_provider: wrote ${OUT}/${zip} and ${release}_SHA256SUMS")
+# The manifest: which protocols the host serves (OpenTofu's registry assumes 5.0 alone when a
+# release has none).
+set(manifest "${release}_manifest.json")
+file(WRITE "${OUT}/${manifest}" "{\"version\":1,\"metadata\":{\"protocol_versions\":[\"6.0\",\"5.0\"]}}\n")
+
+# The sums cover every target's zip of this version packaged into OUT so far, and the manifest.
+file(GLOB zips RELATIVE "${OUT}" "${OUT}/${release}_*.zip")
+list(SORT zips)
+set(sums "")
+foreach(file IN LISTS zips manifest)
+  file(SHA256 "${OUT}/${file}" digest)
+  string(APPEND sums "${digest}  ${file}\n")
+endforeach()
+file(WRITE "${OUT}/${release}_SHA256SUMS" "${sums}")
+file(REMOVE "${OUT}/${release}_SHA256SUMS.sig")
+if(DEFINED GPG_KEY AND NOT GPG_KEY STREQUAL "")
+  # Binary, not armoured: the registries read the raw OpenPGP packet.
+  execute_process(COMMAND gpg --batch --yes --local-user "${GPG_KEY}" --detach-sign
+                          --output "${OUT}/${release}_SHA256SUMS.sig" "${OUT}/${release}_SHA256SUMS"
+                  RESULT_VARIABLE signed ERROR_VARIABLE sign_error)
+  if(NOT signed EQUAL 0)
+    message(FATAL_ERROR "package_provider: gpg could not sign with key \"${GPG_KEY}\":\n${sign_error}")
+  endif()
+endif()
+message(STATUS "package_provider: wrote ${OUT}/${zip}; ${release}_SHA256SUMS covers ${zips}")

@@ -3,6 +3,7 @@ terraform-provider-NAME_VERSION_OS_ARCH.zip with its SHA256SUMS, which the real 
 from a filesystem mirror in the packed layout; CPack builds a Debian package of the host whose
 Depends line names the runtime libraries."""
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -36,9 +37,15 @@ def release(tmp_path_factory, host_binary) -> Path:
 
 def test_the_release_holds_the_renamed_host_and_the_scripts_with_their_digest(release):
     zip_name = f"terraform-provider-localfs_{VERSION}_{os_arch()}.zip"
+    manifest = f"terraform-provider-localfs_{VERSION}_manifest.json"
     sums = (release / f"terraform-provider-localfs_{VERSION}_SHA256SUMS").read_text()
     digest = hashlib.sha256((release / zip_name).read_bytes()).hexdigest()
-    assert sums == f"{digest}  {zip_name}\n"
+    manifest_digest = hashlib.sha256((release / manifest).read_bytes()).hexdigest()
+    # Every zip of the version and the manifest, as the registries want them.
+    assert sums == f"{digest}  {zip_name}\n{manifest_digest}  {manifest}\n"
+    assert json.loads((release / manifest).read_text()) == {
+        "version": 1, "metadata": {"protocol_versions": ["6.0", "5.0"]}}
+    assert not (release / f"terraform-provider-localfs_{VERSION}_SHA256SUMS.sig").exists()
 
     with zipfile.ZipFile(release / zip_name) as archive:
         names = set(archive.namelist())
