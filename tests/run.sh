@@ -6,7 +6,11 @@
 # results are kept per file content, and the CLIs are cached. Ends with a table of how long
 # each stage took and one line `N passed, N failed`; exits non-zero on any failure.
 #
-#   bash tests/run.sh [all|unit|lint|fuzz|e2e]...    (default: all; see tests/README.md)
+#   bash tests/run.sh [all|unit|lint|fuzz|e2e|release]...  (default: all; see tests/README.md)
+#
+# The release tests (tests/release/run.sh) run when the dependencies of every release target are
+# in the cache; building them from source is long, one-time work that has its own command, so
+# with a cold cache this stage says how to warm it instead of starting it.
 #
 # Options (environment):
 #   LUAFORM_E2E_ASAN=0      do not run the e2e suite against the sanitizer build
@@ -25,9 +29,9 @@ parts=("$@")
 ((${#parts[@]} == 0)) && parts=(all)
 for part in "${parts[@]}"; do
   case "$part" in
-    all | unit | lint | fuzz | e2e) ;;
+    all | unit | lint | fuzz | e2e | release) ;;
     *)
-      echo "run.sh: unknown part '$part' (all, unit, lint, fuzz, e2e)" >&2
+      echo "run.sh: unknown part '$part' (all, unit, lint, fuzz, e2e, release)" >&2
       exit 2
       ;;
   esac
@@ -120,18 +124,9 @@ build() {
   return 1
 }
 
-# Counts from pytest's JUnit XML: every test case is one pass or one failure.
-pytest_suite() {
-  local name="$1" host="$2" xml
-  xml="$(mktemp --suffix=.xml)"
-  step "e2e ($name)"
-  echo "pytest tests/e2e with LUAFORM_HOST=$host ${LUAFORM_E2E_PAIRS:+(pairs $LUAFORM_E2E_PAIRS)}"
-  # shellcheck disable=SC2086
-  LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest tests/e2e -v -rfE \
-    -p no:cacheprovider -n "${LUAFORM_E2E_WORKERS:-4}" --junitxml="$xml" ${PYTEST_ARGS:-}
-  local rc=$?
-  local counts
-  counts="$("$python" - "$xml" <<'PY'
+# "GOOD BAD SKIPPED" from pytest's JUnit XML: every test case is one pass or one failure.
+junit_counts() {
+  "$python" - "$1" <<'PY'
 import sys
 import xml.etree.ElementTree as ET
 try:
@@ -145,7 +140,19 @@ bad = sum(int(s.get("failures", 0)) + int(s.get("errors", 0)) for s in suites)
 skipped = sum(int(s.get("skipped", 0)) for s in suites)
 print(total - bad - skipped, bad, skipped)
 PY
-)"
+}
+
+pytest_suite() {
+  local name="$1" host="$2" xml
+  xml="$(mktemp --suffix=.xml)"
+  step "e2e ($name)"
+  echo "pytest tests/e2e with LUAFORM_HOST=$host ${LUAFORM_E2E_PAIRS:+(pairs $LUAFORM_E2E_PAIRS)}"
+  # shellcheck disable=SC2086
+  LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest tests/e2e -v -rfE \
+    -p no:cacheprovider -n "${LUAFORM_E2E_WORKERS:-4}" --junitxml="$xml" ${PYTEST_ARGS:-}
+  local rc=$?
+  local counts
+  counts="$(junit_counts "$xml")"
   rm -f "$xml"
   local good bad skipped
   read -r good bad skipped <<<"$counts"
@@ -335,6 +342,28 @@ if wants e2e; then
       fi
     fi
   fi
+fi
+
+# 5. The release set for every platform, from the cached from-source dependencies.
+if wants release; then
+  step "release (tests/release/run.sh --if-cached)"
+  xml="$(mktemp --suffix=.xml)"
+  bash tests/release/run.sh --if-cached --junitxml="$xml"
+  rc=$?
+  if ((rc == 3)); then
+    stage_name="release: not run, dependency cache cold (see above)"
+  else
+    read -r good bad _ <<<"$(junit_counts "$xml")"
+    pass release "$good"
+    if ((bad > 0)); then
+      fail "release: $bad tests failed" "$bad"
+    elif ((rc != 0)); then
+      fail "release: tests/release/run.sh exited $rc"
+    elif ((good == 0)); then
+      fail "release: no test ran"
+    fi
+  fi
+  rm -f "$xml"
 fi
 
 finish_stage

@@ -1,9 +1,12 @@
 #include "host/engine/number.h"
 
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 namespace luaform::engine {
 namespace {
@@ -154,10 +157,29 @@ std::optional<int64_t> Number::to_int64() const {
   return v;
 }
 
-double Number::to_double() const {
+namespace {
+
+// The nearest double to a decimal number, and whether it was out of range.
+std::pair<double, bool> parse_double(const std::string& text) {
+#if defined(__cpp_lib_to_chars)
   double v = 0;
-  auto [end, ec] = std::from_chars(text_.data(), text_.data() + text_.size(), v);
-  if (ec == std::errc::result_out_of_range) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return {v, ec == std::errc::result_out_of_range};
+#else
+  // LLVM's libc++ (the release builds) has no floating-point from_chars before LLVM 20.
+  // strtod rounds as correctly; it reads the locale's decimal point, and the host never
+  // leaves the "C" locale (the sandbox has no os.setlocale).
+  errno = 0;
+  const double v = std::strtod(text.c_str(), nullptr);
+  return {v, errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL || v == 0.0)};
+#endif
+}
+
+}  // namespace
+
+double Number::to_double() const {
+  const auto [v, out_of_range] = parse_double(text_);
+  if (out_of_range) {
     Parts p = split(text_);
     double magnitude = p.integer == "0" ? 0.0 : HUGE_VAL;
     return p.negative ? -magnitude : magnitude;

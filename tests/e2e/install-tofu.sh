@@ -5,6 +5,9 @@
 # OpenTofu >= 1.7 carries a `replace` for hcl in its go.mod, which `go install
 # pkg@version` refuses, so we build through a throwaway wrapper module that
 # requires opentofu and repeats the replace.
+#
+# TOFU_TARGET=OS_ARCH (linux_arm64, windows_amd64, ...) cross-builds the CLI for another
+# platform instead, cached beside the native one, for the release tests of that platform.
 set -euo pipefail
 
 TOFU_VERSION="${TOFU_VERSION:-v1.12.6}"
@@ -14,8 +17,19 @@ HCL_REPLACE="github.com/opentofu/hcl/v2@v2.20.2-0.20251021132045-587d123c2828"
 cache_root="${LUAFORM_CACHE:-$HOME/.cache/luaform}"
 dest="$cache_root/tofu/$TOFU_VERSION"
 bin="$dest/tofu"
-
-if [[ -x "$bin" ]] && "$bin" version >/dev/null 2>&1; then
+target="${TOFU_TARGET:-}"
+if [[ -n "$target" ]]; then
+  [[ "$target" =~ ^(linux|darwin|windows|freebsd)_(amd64|arm64)$ ]] ||
+    { echo "install-tofu: TOFU_TARGET=$target is not an OS_ARCH such as linux_arm64" >&2; exit 1; }
+  dest="$dest/$target"
+  bin="$dest/tofu"
+  [[ "$target" == windows_* ]] && bin="$bin.exe"
+  # Another platform's binary may not run here: its presence is the cache.
+  if [[ -s "$bin" ]]; then
+    echo "$bin"
+    exit 0
+  fi
+elif [[ -x "$bin" ]] && "$bin" version >/dev/null 2>&1; then
   echo "$bin"
   exit 0
 fi
@@ -46,6 +60,9 @@ if [[ "$(printf '%s\n' "$go_version" 1.26.6 | sort -V | head -1)" != 1.26.6 ]]; 
 fi
 
 export GOTOOLCHAIN="$toolchain" CGO_ENABLED=0 GOFLAGS=-mod=mod
+if [[ -n "$target" ]]; then
+  export GOOS="${target%_*}" GOARCH="${target#*_}"
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"

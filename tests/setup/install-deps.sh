@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages luaform needs to build, lint and test. Idempotent: when every
-# package is installed already (dpkg says so), apt is not touched at all.
+# Installs the Debian 12 packages luaform needs to build, lint and test, or, given package names,
+# those (the release scripts name theirs). Idempotent: when every package is installed already
+# (dpkg says so), apt is not touched at all.
 # Go (needed once, to build the OpenTofu CLI) is not installed here: tests/e2e/install-tofu.sh
 # checks for it and says how to get it.
 set -euo pipefail
@@ -17,6 +18,7 @@ packages=(
   clang-format clang-tidy lua-check python3-pytest python3-pytest-xdist python3-venv openssl
   etcd-server
 )
+(($# > 0)) && packages=("$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Fetches every file pinned in sources.lock into the release cache, checks its SHA-256, and
+# unpacks it: the zig toolchain, Debian's source packages (with Debian's patches applied) and
+# the headers of the header-only libraries. A second run does nothing but check what is there.
+#
+# Debian sources come from the mirrors this machine already uses: the script writes a private
+# apt configuration in the cache (the machine's Debian entries as deb and deb-src) and never
+# changes /etc/apt. Needs apt-get, dpkg-source (dpkg-dev) and python3 with pip (for zig).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+downloads="$release_cache/downloads"
+sources="$release_cache/sources"
+apt_root="$release_cache/apt"
+mkdir -p "$downloads" "$sources"
+
+check_sha256() {  # FILE SHA256
+  local actual
+  actual="$(sha256sum "$1" | cut -d' ' -f1)"
+  [[ "$actual" == "$2" ]] ||
+    release_die "$1 has SHA-256 $actual, but sources.lock pins $2; delete it and fetch again, or, if the pin is what is out of date, change sources.lock"
+}
+
+# --- zig -----------------------------------------------------------------------------------
+fetch_zig() {
+  local version file sha dir
+  version="$(release_lock version ziglang)"
+  file="$(release_lock file ziglang)"
+  sha="$(release_lock sha256 ziglang)"
+  dir="$(release_zig_dir)"
+  [[ -x "$dir/zig" ]] && return
+  if [[ ! -f "$downloads/$file" ]]; then
+    python3 -m pip --version >/dev/null 2>&1 ||
+      release_die "fetching zig needs pip (apt-get install python3-pip)"
+    release_log "fetching zig $version"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: \
+      --platform manylinux_2_12_x86_64 -d "$downloads" "ziglang==$version"
+  fi
+  check_sha256 "$downloads/$file" "$sha"
+  rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+  python3 -m zipfile -e "$downloads/$file" "$dir.tmp"
+  chmod +x "$dir.tmp/ziglang/zig"
+  mv "$dir.tmp/ziglang" "$dir" && rm -rf "$dir.tmp"
+}
+
+# --- Debian packages -----------------------------------------------------------------------
+# A private apt state whose list is the machine's Debian entries, as deb and deb-src.
+apt_options=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$apt_root/sources"
+             -o "Dir::State::Lists=$apt_root/lists" -o "Dir::Cache=$apt_root/cache"
+             -o "APT::Sandbox::User=root" -q)
+apt_ready=""
+prepare_apt() {
+  [[ -n "$apt_ready" ]] && return
+  local codename
+  codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
+  [[ -n "$codename" ]] || release_die "cannot tell this machine's Debian release from /etc/os-release"
+  mkdir -p "$apt_root/sources" "$apt_root/lists/partial" "$apt_root/cache/archives/partial"
+  # deb822 files: each stanza whose suites are this release's, with both types.
+  local file
+  : >"$apt_root/sources/debian.sources"
+  for file in /etc/apt/sources.list.d/*.sources; do
+    [[ -f "$file" ]] || continue
+    awk -v codename="$codename" '
+      function flush() { if (stanza != "" && keep) print stanza "\n"; stanza = ""; keep = 0 }
+      /^[[:space:]]*$/ { flush(); next }
+      /^#/ { next }
+      /^Types:/ { $0 = "Types: deb deb-src" }
+      /^Suites:/ { if ($0 ~ ("[[:space:]]" codename "([[:space:]-]|$)")) keep = 1 }
+      /^Enabled:[[:space:]]*no/ { keep = -1000 }
+      { stanza = stanza $0 "\n" }
+      END { flush() }' "$file" >>"$apt_root/sources/debian.sources"
+  done
+  # One-line entries in sources.list.
+  if [[ -f /etc/apt/sources.list ]]; then
+    awk -v codename="$codename" '$1 == "deb" && $0 ~ (" " codename "([ -]|$)") {
+        print; sub(/^deb/, "deb-src"); print }' /etc/apt/sources.list \
+      >"$apt_root/sources/debian.list"
+  fi
+  grep -q . "$apt_root/sources/"* ||
+    release_die "no Debian $codename entry in /etc/apt/sources.list{,.d} to fetch sources from"
+  release_log "reading the Debian source index"
+  apt-get "${apt_options[@]}" update >"$apt_root/update.log" 2>&1 ||
+    release_die "apt-get update failed ($apt_root/update.log)"
+  apt_ready=1
+}
+
+offered_versions() {  # PACKAGE: the versions the index has, for the error message
+  apt-cache "${apt_options[@]}" showsrc "$1" 2>/dev/null | awk '/^Version:/ { printf "%s ", $2 }'
+}
+
+fetch_source() {  # NAME
+  local name="$1" version file sha dir
+  version="$(release_lock version "$name")"
+  file="$(release_lock file "$name")"
+  sha="$(release_lock sha256 "$name")"
+  dir="$sources/$name"
+  [[ -f "$dir/.luaform-$sha" ]] && return
+  mkdir -p "$downloads/$name"
+  if [[ ! -f "$downloads/$name/$file" ]]; then
+    prepare_apt
+    release_log "fetching the source of $name $version"
+    (cd "$downloads/$name" && apt-get "${apt_options[@]}" source --download-only \
+      "$name=$version" >apt.log 2>&1) ||
+      release_die "apt-get source $name=$version failed ($downloads/$name/apt.log); the index offers: $(offered_versions "$name")- if the pinned version is gone, pin one of these in sources.lock"
+  fi
+  check_sha256 "$downloads/$name/$file" "$sha"
+  rm -rf "$dir"
+  dpkg-source --no-check -x "$downloads/$name/$file" "$dir" >"$downloads/$name/unpack.log" 2>&1 ||
+    release_die "dpkg-source could not unpack $file ($downloads/$name/unpack.log)"
+  touch "$dir/.luaform-$sha"
+}
+
+fetch_headers() {  # NAME: a binary package of headers, unpacked under sources/NAME
+  local name="$1" version file sha dir
+  version="$(release_lock version "$name")"
+  file="$(release_lock file "$name")"
+  sha="$(release_lock sha256 "$name")"
+  dir="$sources/$name"
+  [[ -f "$dir/.luaform-$sha" ]] && return
+  mkdir -p "$downloads/$name"
+  if [[ ! -f "$downloads/$name/$file" ]]; then
+    prepare_apt
+    release_log "fetching $name $version"
+    (cd "$downloads/$name" && apt-get "${apt_options[@]}" download "$name=$version" \
+      >apt.log 2>&1) || release_die "apt-get download $name=$version failed ($downloads/$name/apt.log)"
+  fi
+  check_sha256 "$downloads/$name/$file" "$sha"
+  rm -rf "$dir"
+  dpkg-deb -x "$downloads/$name/$file" "$dir"
+  touch "$dir/.luaform-$sha"
+}
+
+command -v dpkg-source >/dev/null || release_die "dpkg-source is missing (apt-get install dpkg-dev)"
+fetch_zig
+while read -r kind name _; do
+  case "$kind" in
+    source) fetch_source "$name" ;;
+    headers) fetch_headers "$name" ;;
+  esac
+done < <(grep -v '^#' "$release_dir/sources.lock")
+release_log "sources ready in $sources"

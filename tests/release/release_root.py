@@ -1,0 +1,62 @@
+"""An empty root file system for one run of the CLI: the CLI, a filesystem mirror with the
+release zip, a configuration, /tmp and the two character devices a Go program and OpenSSL open
+(/dev/null, /dev/urandom). Nothing else: no libc, no shared library, no certificate store, so a
+release host that needs anything from the system fails here."""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+SOURCE = "registry.opentofu.org/luaform"
+
+
+def hcl_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class ReleaseRoot:
+    def __init__(self, path: Path, tofu: Path):
+        self.path = path
+        for directory in ("dev", "tmp", "work", "mirror"):
+            (path / directory).mkdir(parents=True, exist_ok=True)
+        (path / "tmp").chmod(0o1777)
+        for name, minor in (("null", 3), ("urandom", 9)):
+            os.mknod(path / "dev" / name, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        shutil.copy2(tofu, path / "tofu")
+        (path / "cli.tfrc").write_text(
+            "provider_installation {\n"
+            f"  filesystem_mirror {{\n    path    = \"/mirror\"\n"
+            f"    include = [{hcl_string(SOURCE + '/*')}]\n  }}\n}}\n")
+        self.extra_env: dict[str, str] = {}
+
+    def add_release(self, zip_file: Path, name: str) -> None:
+        """Puts a release zip into the mirror in the packed layout."""
+        target = self.path / "mirror" / SOURCE / name
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(zip_file, target)
+
+    def add_file(self, inside: str, source: Path) -> None:
+        shutil.copy2(source, self.path / inside.lstrip("/"))
+
+    def write(self, main_tf: str) -> None:
+        (self.path / "work" / "main.tf").write_text(main_tf)
+
+    def tofu(self, *args: str, ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess:
+        env = {"HOME": "/work", "PATH": "/", "TF_CLI_CONFIG_FILE": "/cli.tfrc",
+               "TF_IN_AUTOMATION": "1", "TF_INPUT": "0", "CHECKPOINT_DISABLE": "1",
+               "TF_LOG": "trace", "TF_LOG_PATH": "/tofu.log", **self.extra_env}
+        # Found with this process's PATH: the CLI's own PATH is the root's "/".
+        chroot = shutil.which("chroot") or "/usr/sbin/chroot"
+        command = [chroot, str(self.path), "/tofu", "-chdir=/work", args[0], "-no-color",
+                   *args[1:]]
+        result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900,
+                                check=False)
+        if result.returncode not in ok:
+            log = self.path / "tofu.log"
+            tail = log.read_text(errors="replace")[-6000:] if log.exists() else ""
+            raise AssertionError(f"{' '.join(args)}: exit {result.returncode}\n{result.stdout}\n"
+                                 f"{result.stderr}\n--- log tail ---\n{tail}")
+        return result

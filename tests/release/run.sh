@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The release tests. Builds the release set of providers/localfs and providers/restapi for
+# linux_amd64 and linux_arm64 with host/packaging/release/build_release.sh, signed by a
+# throwaway GPG key, and runs tests/release/test_*.py on it: hosts that need nothing but the
+# kernel, the sums and the signature, the CLI's init/apply/plan/destroy inside an empty root
+# file system per target (arm64 through qemu-user), HTTPS from there, and `tofu init` from a
+# network mirror served over HTTPS on loopback.
+#
+#   bash tests/release/run.sh [--if-cached] [PYTEST ARGS...]
+#
+# LUAFORM_RELEASE_TARGETS="linux_amd64" tests fewer targets.
+#
+# The dependencies of each target are built from source once (host/packaging/release/
+# build_deps.sh, about 25 minutes per target on 2 cores) and cached. With --if-cached, as the
+# test command runs it, nothing is built from source: when a target's dependencies are not in
+# the cache the script says how to build them and exits 3.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$repo"
+source host/packaging/release/common.sh
+
+if_cached=0
+if [[ "${1:-}" == --if-cached ]]; then
+  if_cached=1
+  shift
+fi
+read -r -a targets <<<"${LUAFORM_RELEASE_TARGETS:-linux_amd64 linux_arm64}"
+if ((if_cached)); then
+  for target in "${targets[@]}"; do
+    if [[ ! -f "$(release_deps_dir "$target")/.complete" ]]; then
+      echo "release tests: not run: the $target dependencies are not built for this" \
+        "sources.lock; build them once with: bash tests/release/run.sh" \
+        "(or host/packaging/release/build_deps.sh $target)" >&2
+      exit 3
+    fi
+  done
+fi
+
+bash tests/setup/install-deps.sh qemu-user-static python3-pytest gnupg openssl binutils
+bash tests/release/register-qemu.sh
+tofu="$(bash tests/e2e/install-tofu.sh)"
+tofu_arm64="$(TOFU_TARGET=linux_arm64 bash tests/e2e/install-tofu.sh)"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export GNUPGHOME="$work/gnupg"
+mkdir -m 700 "$GNUPGHOME"
+gpg --batch --quiet --passphrase '' --quick-gen-key \
+  "luaform release test <release-test@luaform.invalid>" rsa3072 sign never
+key="$(gpg --batch --list-secret-keys --with-colons | awk -F: '/^fpr:/ { print $10; exit }')"
+
+version=0.9.0
+bash host/packaging/release/build_release.sh --version "$version" --out "$work/dist" \
+  --gpg-key "$key" --targets "${targets[*]}" providers/localfs providers/restapi
+
+LUAFORM_RELEASE_DIST="$work/dist" LUAFORM_RELEASE_VERSION="$version" \
+  LUAFORM_RELEASE_TARGETS="${targets[*]}" LUAFORM_TOFU="$tofu" \
+  LUAFORM_TOFU_LINUX_ARM64="$tofu_arm64" \
+  /usr/bin/python3 -m pytest tests/release -v -rfE -p no:cacheprovider "$@"
