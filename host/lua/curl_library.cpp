@@ -1,6 +1,8 @@
 #include "host/lua/curl_library.h"
 
+#if !defined(_WIN32)
 #include <dlfcn.h>
+#endif
 
 #include <mutex>
 #include <optional>
@@ -12,6 +14,7 @@ namespace {
 
 [[maybe_unused]] constexpr const char* kSoname = "libcurl.so.4";
 
+#if !defined(_WIN32)
 // Sets `slot` to the function `name` of `library`, or throws naming both.
 template <typename Function>
 void resolve(void* library, const char* path, const char* name, Function*& slot) {
@@ -25,8 +28,17 @@ void resolve(void* library, const char* path, const char* name, Function*& slot)
       reinterpret_cast<Function*>(symbol);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
 }
 
+#endif
+
 }  // namespace
 
+#if defined(_WIN32)
+// Windows hosts are release builds, which link libcurl (LUAFORM_CURL_LINKED).
+CurlLibrary load_curl_library(const char* path) {
+  throw std::runtime_error(std::string("this host cannot open ") + path +
+                           ": it is built with libcurl linked in");
+}
+#else
 CurlLibrary load_curl_library(const char* path) {
   void* library = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
@@ -49,6 +61,7 @@ CurlLibrary load_curl_library(const char* path) {
   resolve(library, path, "curl_slist_free_all", curl.slist_free_all);
   return curl;
 }
+#endif
 
 #if defined(LUAFORM_CURL_LINKED)
 namespace {

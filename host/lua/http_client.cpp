@@ -160,6 +160,12 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
   } else {
     const auto& system = system_certificates();
     if (!system.file.empty()) lib.easy_setopt(curl, CURLOPT_CAINFO, system.file.c_str());
+#if defined(_WIN32)
+    // Windows keeps its authorities in the system store, which OpenSSL reads through curl.
+    if (system.file.empty()) {
+      lib.easy_setopt(curl, CURLOPT_SSL_OPTIONS, static_cast<long>(CURLSSLOPT_NATIVE_CA));
+    }
+#endif
     if (!system.directory.empty()) {
       lib.easy_setopt(curl, CURLOPT_CAPATH, system.directory.c_str());
     }

@@ -55,19 +55,20 @@ int negotiate_version(const char* client_versions_env, const std::vector<int>& o
   return 0;
 }
 
-std::string handshake_line(int version, const std::string& socket_path,
+std::string handshake_line(int version, const ListenAddress& listening,
                            const std::string& server_cert_base64) {
-  return "1|" + std::to_string(version) + "|unix|" + socket_path + "|grpc|" + server_cert_base64;
+  return "1|" + std::to_string(version) + "|" + listening.network + "|" + listening.address +
+         "|grpc|" + server_cert_base64;
 }
 
 std::string reattach_json(const std::string& provider_address, int version, long pid,
-                          const std::string& socket_path) {
+                          const ListenAddress& listening) {
   nlohmann::ordered_json entry = {
       {"Protocol", "grpc"},
       {"ProtocolVersion", version},
       {"Pid", pid},
       {"Test", true},
-      {"Addr", {{"Network", "unix"}, {"String", socket_path}}},
+      {"Addr", {{"Network", listening.network}, {"String", listening.address}}},
   };
   nlohmann::ordered_json all;
   all[provider_address] = entry;

@@ -20,8 +20,15 @@ std::vector<int> offered_versions(const char* luaform_protocol_env);
 // empty) gets our best one; 0 when the client named versions and none of them is ours.
 int negotiate_version(const char* client_versions_env, const std::vector<int>& offered);
 
+// Where the plugin listens, as go-plugin names it (Go's net.Addr): a unix socket, or on
+// Windows, where go-plugin uses no unix sockets, TCP on loopback.
+struct ListenAddress {
+  std::string network;  // "unix" or "tcp"
+  std::string address;  // a socket path, or "127.0.0.1:PORT"
+};
+
 // "1|6|unix|/tmp/x/plugin.sock|grpc|<base64 DER or empty>" (without the newline).
-std::string handshake_line(int version, const std::string& socket_path,
+std::string handshake_line(int version, const ListenAddress& listening,
                            const std::string& server_cert_base64);
 
 // The TF_REATTACH_PROVIDERS JSON for debug mode; "Test": true tells the CLI not to kill us.
@@ -29,6 +36,6 @@ std::string handshake_line(int version, const std::string& socket_path,
 // registry.terraform.io/luaform/NAME to Terraform, so an address on either registry is listed
 // under both: the one value works with either CLI (each ignores entries its config does not use).
 std::string reattach_json(const std::string& provider_address, int version, long pid,
-                          const std::string& socket_path);
+                          const ListenAddress& listening);
 
 }  // namespace luaform::protocol

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <string>
+
 #include <absl/synchronization/mutex.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
@@ -41,7 +43,10 @@ std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
   // at ten concurrent calls (tests/bench), for a check meant for tests.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   grpc::ServerBuilder builder;
-  builder.AddListeningPort("unix:" + config.socket_path, credentials(config));
+  const bool unix_socket = config.listen.network == "unix";
+  int port = 0;
+  builder.AddListeningPort(unix_socket ? "unix:" + config.listen.address : config.listen.address,
+                           credentials(config), unix_socket ? nullptr : &port);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.SetMaxSendMessageSize(kMaxMessageBytes);
   builder.RegisterService(&self->provider6_);
@@ -50,12 +55,20 @@ std::unique_ptr<PluginServer> PluginServer::start(PendingService service,
   builder.RegisterService(&self->stdio_);
   builder.RegisterService(&self->health_);
   self->server_ = builder.BuildAndStart();
-  if (!self->server_) {
-    error = "cannot serve gRPC on unix socket " + config.socket_path;
+  if (!self->server_ || (!unix_socket && port == 0)) {
+    error = "cannot serve gRPC on " + config.listen.network + " " + config.listen.address;
     return nullptr;
   }
-  // The directory is private already; this keeps the socket itself owner-only as well.
-  ::chmod(config.socket_path.c_str(), 0600);
+  self->address_ = config.listen;
+  if (unix_socket) {
+#if !defined(_WIN32)
+    // The directory is private already; this keeps the socket itself owner-only as well.
+    ::chmod(config.listen.address.c_str(), 0600);
+#endif
+  } else {
+    const auto colon = config.listen.address.rfind(':');
+    self->address_.address = config.listen.address.substr(0, colon + 1) + std::to_string(port);
+  }
   return self;
 }
 

@@ -11,6 +11,7 @@
 #include <grpcpp/server.h>
 
 #include "host/protocol/go_plugin_services.h"
+#include "host/protocol/handshake.h"
 #include "host/protocol/pending_service.h"
 #include "host/protocol/shutdown_signal.h"
 #include "host/protocol/tfplugin5_server.h"
@@ -25,7 +26,8 @@ struct MutualTls {
 };
 
 struct PluginServerConfig {
-  std::string socket_path;
+  // A unix socket, or "tcp" "127.0.0.1:0" for a port the system picks (address() tells it).
+  ListenAddress listen;
   std::optional<MutualTls> tls;  // nullopt: plaintext (debug mode, TF_DISABLE_PLUGIN_TLS)
 };
 
@@ -38,6 +40,8 @@ class PluginServer {
   PluginServer(const PluginServer&) = delete;
   PluginServer& operator=(const PluginServer&) = delete;
 
+  // Where it listens, with the port the system picked for "tcp" "HOST:0".
+  const ListenAddress& address() const { return address_; }
   // Set by GRPCController.Shutdown; anyone may request it (signals, tests).
   ShutdownSignal& shutdown_signal() { return shutdown_; }
   // Stops accepting calls and waits up to `grace` for running ones before cancelling them.
@@ -53,6 +57,7 @@ class PluginServer {
   StdioService stdio_;
   HealthService health_;
   std::unique_ptr<grpc::Server> server_;
+  ListenAddress address_;
   bool stopped_ = false;
 };
 

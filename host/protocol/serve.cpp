@@ -15,7 +15,9 @@
 #include "host/protocol/handshake.h"
 #include "host/protocol/plugin_server.h"
 #include "host/protocol/signal_watcher.h"
+#if !defined(_WIN32)
 #include "host/protocol/socket_path.h"
+#endif
 #include "host/protocol/tls_certificate.h"
 
 namespace luaform::protocol {
@@ -60,14 +62,18 @@ int serve(const PendingService& service, const ServeOptions& options) {
   }
 
   std::string error;
+  PluginServerConfig config;
+#if defined(_WIN32)
+  // go-plugin on Windows: TCP on loopback, on a port the system picks.
+  config.listen = {"tcp", "127.0.0.1:0"};
+#else
   auto socket_dir = SocketDirectory::create(socket_base_directory(), error);
   if (!socket_dir) {
     std::cerr << "[ERROR] luaform: " << error << "\n";
     return 1;
   }
-
-  PluginServerConfig config;
-  config.socket_path = socket_dir->socket_path();
+  config.listen = {"unix", socket_dir->socket_path()};
+#endif
   std::string server_cert_base64;
   // AutoMTLS exactly when the CLI gave us its certificate; debug clients never do.
   const std::string client_cert = options.debug ? "" : env_or_empty("PLUGIN_CLIENT_CERT");
@@ -112,10 +118,10 @@ int serve(const PendingService& service, const ServeOptions& options) {
              "). Set this in the environment of tofu/terraform; stop with Ctrl-C:");
     announce("TF_REATTACH_PROVIDERS='" +
              reattach_json(options.provider_address, version, platform::process_id(),
-                           config.socket_path) +
+                           server->address()) +
              "'");
   } else {
-    announce(handshake_line(version, config.socket_path, server_cert_base64));
+    announce(handshake_line(version, server->address(), server_cert_base64));
   }
   // Loading the scripts after the handshake, not before, keeps it off the CLI's wait for the
   // plugin to start: the CLI connects meanwhile, and an early RPC waits for the load.

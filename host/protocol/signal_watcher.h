@@ -1,5 +1,7 @@
 // Turns termination signals into a shutdown request. A signal handler may do almost nothing,
-// so it only writes the signal number to a pipe; a watcher thread reads it and acts.
+// so it only writes the signal number to a pipe; a watcher thread reads it and acts. On Windows
+// (signal_watcher_windows.cpp) the console's control events stand for the signals: Ctrl-C for
+// SIGINT, Ctrl-Break and closing the console for SIGTERM.
 #pragma once
 
 #include <csignal>
@@ -20,11 +22,17 @@ class SignalWatcher {
   SignalWatcher& operator=(const SignalWatcher&) = delete;
 
  private:
-  void run();
   std::function<void(int)> on_signal_;
-  std::vector<std::pair<int, struct sigaction>> saved_;
+#if defined(_WIN32)
+  std::vector<int> handled_;
+  std::vector<int> ignored_;
+  friend int __stdcall on_console_event(unsigned long event);
+#else
+  void run();
+  std::vector<std::pair<int, struct sigaction> > saved_;
   int pipe_[2] = {-1, -1};
   std::thread thread_;
+#endif
 };
 
 }  // namespace luaform::protocol

@@ -9,8 +9,8 @@
 # the host (host/release_libraries.cmake links them all in), and one zip per provider. Then per
 # provider: the manifest, the SHA256SUMS over every zip and the manifest, and, with --gpg-key,
 # the binary detached signature. Prints one line per target as it goes and, at the end, every
-# file it wrote. Hosts stay in the cache (build/TARGET/host/host/luaform[.exe]), stripped (zig
-# adds debug information by default; it would make a host ten times larger).
+# file it wrote. The hosts are built in build-release/TARGET of this checkout (through ccache
+# when it is installed), stripped: zig adds debug information by default, ten times the size.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -45,12 +45,17 @@ ordered=(linux_amd64)
 for target in "${targets[@]}"; do [[ "$target" == linux_amd64 ]] || ordered+=("$target"); done
 check_host=""
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then
+  # As tests/run.sh: paths hashed relative to the checkout, so another clone hits the cache.
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$project_dir" CCACHE_NOHASHDIR=1
+  export CCACHE_DIR="${CCACHE_DIR:-${LUAFORM_CACHE:-$HOME/.cache/luaform}/ccache}"
+fi
 
 host_path() {  # TARGET: where the release host of TARGET is built
   local exe=""
   [[ "$1" == windows_* ]] && exe=".exe"
-  echo "$release_cache/build/$1/host/host/luaform$exe"
+  echo "$project_dir/build-release/$1/host/luaform$exe"
 }
 
 index=0
@@ -65,7 +70,7 @@ for target in "${ordered[@]}"; do
     release_log "$label: building the dependencies (the first time takes long; logs in $release_cache/build/$target/deps)"
   fi
   deps="$("$release_dir/build_deps.sh" "$target" | tail -n 1)"
-  build="$release_cache/build/$target/host"
+  build="$project_dir/build-release/$target"
   cmake -S "$project_dir" -B "$build" -G Ninja "${launcher[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$release_dir/toolchain.cmake" -DLUAFORM_TARGET="$target" \
     -DLUAFORM_TOOLCHAIN_BIN="$release_cache/toolchain/$target" -DLUAFORM_DEPS="$deps" \

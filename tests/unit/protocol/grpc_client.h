@@ -15,20 +15,24 @@ struct ClientTls {
   std::string key_pem;
 };
 
-inline std::shared_ptr<grpc::Channel> plaintext_channel(const std::string& socket_path) {
-  return grpc::CreateChannel("unix:" + socket_path, grpc::InsecureChannelCredentials());
+// `where`: a unix socket path, or "HOST:PORT" (what a server listening on TCP reports).
+inline std::string target(const std::string& where) {
+  return where.starts_with("/") ? "unix:" + where : where;
+}
+
+inline std::shared_ptr<grpc::Channel> plaintext_channel(const std::string& where) {
+  return grpc::CreateChannel(target(where), grpc::InsecureChannelCredentials());
 }
 
 // As go-plugin's client does: trust exactly the server's certificate, expect "localhost".
-inline std::shared_ptr<grpc::Channel> tls_channel(const std::string& socket_path,
-                                                  const ClientTls& tls) {
+inline std::shared_ptr<grpc::Channel> tls_channel(const std::string& where, const ClientTls& tls) {
   grpc::SslCredentialsOptions options;
   options.pem_root_certs = tls.server_cert_pem;
   options.pem_cert_chain = tls.cert_pem;
   options.pem_private_key = tls.key_pem;
   grpc::ChannelArguments args;
   args.SetSslTargetNameOverride("localhost");
-  return grpc::CreateCustomChannel("unix:" + socket_path, grpc::SslCredentials(options), args);
+  return grpc::CreateCustomChannel(target(where), grpc::SslCredentials(options), args);
 }
 
 // A context that gives up after a few seconds, so a broken server fails the test, not hangs it.

@@ -29,13 +29,18 @@ TEST_CASE("no common version is reported as 0 and a client naming none gets our 
 }
 
 TEST_CASE("the handshake line has go-plugin's six fields") {
-  CHECK(handshake_line(6, "/tmp/d/plugin.sock", "MIIB") == "1|6|unix|/tmp/d/plugin.sock|grpc|MIIB");
-  CHECK(handshake_line(5, "/s", "") == "1|5|unix|/s|grpc|");
+  CHECK(handshake_line(6, {"unix", "/tmp/d/plugin.sock"}, "MIIB") ==
+        "1|6|unix|/tmp/d/plugin.sock|grpc|MIIB");
+  CHECK(handshake_line(5, {"unix", "/s"}, "") == "1|5|unix|/s|grpc|");
+  // Windows: TCP on loopback.
+  CHECK(handshake_line(6, {"tcp", "127.0.0.1:49152"}, "") == "1|6|tcp|127.0.0.1:49152|grpc|");
 }
+
+const ListenAddress kSocket{"unix", "/tmp/x/plugin.sock"};
 
 TEST_CASE("the reattach JSON names the provider, a unix address and Test mode") {
   auto j = nlohmann::json::parse(
-      reattach_json("registry.opentofu.org/luaform/example", 6, 4242, "/tmp/x/plugin.sock"));
+      reattach_json("registry.opentofu.org/luaform/example", 6, 4242, kSocket));
   const auto& e = j.at("registry.opentofu.org/luaform/example");
   CHECK(e.at("Protocol") == "grpc");
   CHECK(e.at("ProtocolVersion") == 6);
@@ -46,14 +51,14 @@ TEST_CASE("the reattach JSON names the provider, a unix address and Test mode") 
 }
 
 TEST_CASE("the reattach JSON names the provider on both CLIs' default registries") {
-  auto j = nlohmann::json::parse(
-      reattach_json("registry.opentofu.org/luaform/example", 5, 7, "/tmp/x/plugin.sock"));
+  auto j =
+      nlohmann::json::parse(reattach_json("registry.opentofu.org/luaform/example", 5, 7, kSocket));
   CHECK(j.size() == 2);
   CHECK(j.at("registry.terraform.io/luaform/example") ==
         j.at("registry.opentofu.org/luaform/example"));
   // Any other host is the user's own registry: the same address for both CLIs.
-  auto own = nlohmann::json::parse(
-      reattach_json("registry.example.com/team/example", 6, 7, "/tmp/x/plugin.sock"));
+  auto own =
+      nlohmann::json::parse(reattach_json("registry.example.com/team/example", 6, 7, kSocket));
   CHECK(own.size() == 1);
   CHECK(own.contains("registry.example.com/team/example"));
 }

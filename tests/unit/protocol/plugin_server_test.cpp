@@ -35,7 +35,7 @@ struct TlsFixture {
     REQUIRE(client_cert);
     REQUIRE(dir);
     PluginServerConfig config;
-    config.socket_path = dir->socket_path();
+    config.listen = {"unix", dir->socket_path()};
     config.tls = MutualTls{server_cert->cert_pem, server_cert->key_pem, client_cert->cert_pem};
     server = PluginServer::start(std::move(service), config, error);
     REQUIRE_MESSAGE(server, error);
@@ -46,6 +46,30 @@ struct TlsFixture {
         dir->socket_path(), {server_cert->cert_pem, client_cert->cert_pem, client_cert->key_pem});
   }
 };
+
+TEST_CASE("on TCP, as go-plugin on Windows, it listens on a loopback port the system picks") {
+  std::string error;
+  auto server_cert = generate_certificate(error);
+  auto client_cert = generate_certificate(error);
+  REQUIRE(server_cert);
+  REQUIRE(client_cert);
+  PluginServerConfig config;
+  config.listen = {"tcp", "127.0.0.1:0"};
+  config.tls = MutualTls{server_cert->cert_pem, server_cert->key_pem, client_cert->cert_pem};
+  auto server = PluginServer::start(PendingService::ready(testing::file_provider()), config, error);
+  REQUIRE_MESSAGE(server, error);
+  CHECK(server->address().network == "tcp");
+  REQUIRE(server->address().address.starts_with("127.0.0.1:"));
+  CHECK(server->address().address != "127.0.0.1:0");
+
+  auto stub = tfplugin6::Provider::NewStub(
+      testing::tls_channel(server->address().address,
+                           {server_cert->cert_pem, client_cert->cert_pem, client_cert->key_pem}));
+  tfplugin6::GetProviderSchema::Response response;
+  auto status = stub->GetProviderSchema(testing::context().get(), {}, &response);
+  REQUIRE_MESSAGE(status.ok(), status.error_message());
+  CHECK(response.resource_schemas().count("test_file") == 1);
+}
 
 TEST_CASE("over mutual TLS the provider answers GetProviderSchema in both protocols") {
   TlsFixture f;
