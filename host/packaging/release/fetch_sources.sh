@@ -88,45 +88,42 @@ offered_versions() {  # PACKAGE: the versions the index has, for the error messa
   apt-cache "${apt_options[@]}" showsrc "$1" 2>/dev/null | awk '/^Version:/ { printf "%s ", $2 }'
 }
 
-fetch_source() {  # NAME
-  local name="$1" version file sha dir
-  version="$(release_lock version "$name")"
-  file="$(release_lock file "$name")"
-  sha="$(release_lock sha256 "$name")"
-  dir="$sources/$name"
-  [[ -f "$dir/.luaform-$sha" ]] && return
-  mkdir -p "$downloads/$name"
-  if [[ ! -f "$downloads/$name/$file" ]]; then
-    prepare_apt
-    release_log "fetching the source of $name $version"
-    (cd "$downloads/$name" && apt-get "${apt_options[@]}" source --download-only \
-      "$name=$version" >apt.log 2>&1) ||
-      release_die "apt-get source $name=$version failed ($downloads/$name/apt.log); the index offers: $(offered_versions "$name")- if the pinned version is gone, pin one of these in sources.lock"
-  fi
-  check_sha256 "$downloads/$name/$file" "$sha"
-  rm -rf "$dir"
-  dpkg-source --no-check -x "$downloads/$name/$file" "$dir" >"$downloads/$name/unpack.log" 2>&1 ||
-    release_die "dpkg-source could not unpack $file ($downloads/$name/unpack.log)"
-  touch "$dir/.luaform-$sha"
+# Sets version, file, sha and dir of the lock's entry NAME; false when it is unpacked already.
+locked_entry() {
+  version="$(release_lock version "$1")"
+  file="$(release_lock file "$1")"
+  sha="$(release_lock sha256 "$1")"
+  dir="$sources/$1"
+  [[ ! -f "$dir/.luaform-$sha" ]]
 }
 
-fetch_headers() {  # NAME: a binary package of headers, unpacked under sources/NAME
-  local name="$1" version file sha dir
-  version="$(release_lock version "$name")"
-  file="$(release_lock file "$name")"
-  sha="$(release_lock sha256 "$name")"
-  dir="$sources/$name"
-  [[ -f "$dir/.luaform-$sha" ]] && return
+# Downloads the locked file of NAME with `apt-get APT_ARGS...` (once) and checks its digest.
+apt_download() {  # NAME APT_ARGS...
+  local name="$1"
+  shift
   mkdir -p "$downloads/$name"
   if [[ ! -f "$downloads/$name/$file" ]]; then
     prepare_apt
     release_log "fetching $name $version"
-    (cd "$downloads/$name" && apt-get "${apt_options[@]}" download "$name=$version" \
-      >apt.log 2>&1) || release_die "apt-get download $name=$version failed ($downloads/$name/apt.log)"
+    (cd "$downloads/$name" && apt-get "${apt_options[@]}" "$@" >apt.log 2>&1) ||
+      release_die "apt-get $* failed ($downloads/$name/apt.log); the index offers: $(offered_versions "$name")- if the pinned version is gone, pin one of these in sources.lock"
   fi
   check_sha256 "$downloads/$name/$file" "$sha"
   rm -rf "$dir"
-  dpkg-deb -x "$downloads/$name/$file" "$dir"
+}
+
+fetch_source() {  # NAME: a source package, unpacked with Debian's patches under sources/NAME
+  locked_entry "$1" || return 0
+  apt_download "$1" source --download-only "$1=$version"
+  dpkg-source --no-check -x "$downloads/$1/$file" "$dir" >"$downloads/$1/unpack.log" 2>&1 ||
+    release_die "dpkg-source could not unpack $file ($downloads/$1/unpack.log)"
+  touch "$dir/.luaform-$sha"
+}
+
+fetch_headers() {  # NAME: a binary package of headers, unpacked under sources/NAME
+  locked_entry "$1" || return 0
+  apt_download "$1" download "$1=$version"
+  dpkg-deb -x "$downloads/$1/$file" "$dir"
   touch "$dir/.luaform-$sha"
 }
 
