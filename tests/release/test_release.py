@@ -217,3 +217,4 @@ def test_tofu_installs_from_a_network_mirror_served_over_https(dist, version, to
         assert (work / "smoke.bin").read_bytes() == b"\x00\x01\x02"
     finally:
         served.stop()
+

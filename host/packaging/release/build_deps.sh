@@ -75,9 +75,13 @@ run() {  # COMMAND...: runs it with the output in the step's log, or fails namin
     release_die "$target: building $step_name failed: $* (log: $work/$step_name.log)"
 }
 cmake_project() {  # SOURCE_DIR [CMAKE ARGS...]: configure, build and install into the stage
-  local source="$1"
+  local source="$1" flags=()
   shift
-  run cmake -S "$source" -B "$work/$step_name" -G Ninja \
+  # On Windows the stage's headers include winpthreads', which abseil includes directly.
+  [[ "$os_family" == windows ]] &&
+    flags=(-DCMAKE_C_FLAGS="-isystem $stage/include ${extra_c_flags:-}"
+           -DCMAKE_CXX_FLAGS="-isystem $stage/include")
+  run cmake -S "$source" -B "$work/$step_name" -G Ninja "${flags[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$release_dir/toolchain.cmake" -DLUAFORM_TARGET="$target" \
     -DLUAFORM_TOOLCHAIN_BIN="$bin" -DLUAFORM_DEPS="$stage" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$stage" -DCMAKE_INSTALL_LIBDIR=lib \
@@ -133,10 +137,20 @@ build_openssl() {
   run make -C "$work/openssl" install_dev
 }
 
+# --- winpthreads (Windows only): abseil's MinGW build uses POSIX threads, which zig's
+# MinGW-w64 does not bring; Debian's mingw-w64 source has them -----------------------------
+build_winpthreads() {
+  local source="$sources/mingw-w64/mingw-w64-libraries/winpthreads"
+  compile_archive cc libpthread.a -O2 -DIN_WINPTHREAD -DWINPTHREAD_STATIC -I"$source/include" \
+    -I"$source/src" -- "$source"/src/*.c
+  cp "$source"/include/*.h "$stage/include/"
+}
+
 # --- c-ares, re2, abseil, protobuf ---------------------------------------------------------
 build_c_ares() {
-  cmake_project "$sources/c-ares" -DCARES_STATIC=ON -DCARES_SHARED=OFF -DCARES_BUILD_TOOLS=OFF \
-    -DCARES_BUILD_TESTS=OFF
+  # c-ares 1.18 uses INADDRSZ, which only glibc's <arpa/nameser.h> defines (fixed in 1.19).
+  extra_c_flags="-DINADDRSZ=4" cmake_project "$sources/c-ares" -DCARES_STATIC=ON \
+    -DCARES_SHARED=OFF -DCARES_BUILD_TOOLS=OFF -DCARES_BUILD_TESTS=OFF
 }
 
 build_re2() {
@@ -155,7 +169,16 @@ build_re2() {
 }
 
 build_abseil() {
-  cmake_project "$sources/abseil" -DABSL_PROPAGATE_CXX_STD=ON -DABSL_ENABLE_INSTALL=ON
+  local source="$sources/abseil"
+  if [[ "$os_family" == darwin ]]; then
+    # zig brings macOS's libSystem but no SDK frameworks, and abseil asks CoreFoundation for
+    # the local time zone's name. Without it abseil reads TZ and /etc/localtime, as elsewhere.
+    source="$work/abseil-source"
+    rm -rf "$source" && cp -R "$sources/abseil" "$source"
+    sed -i 's/^#if defined(__APPLE__)$/#if 0  \/\/ luaform: no CoreFoundation without the macOS SDK/' \
+      "$source/absl/time/internal/cctz/src/time_zone_lookup.cc"
+  fi
+  cmake_project "$source" -DABSL_PROPAGATE_CXX_STD=ON -DABSL_ENABLE_INSTALL=ON
 }
 
 build_protobuf() {
@@ -210,7 +233,10 @@ build_lua() {
   cp "$lua_src"/{lua.h,luaconf.h,lualib.h,lauxlib.h,lua.hpp} "$stage/include/lua5.4/"
 }
 
-for dependency in zlib openssl c_ares re2 abseil protobuf grpc curl lua; do
+dependencies=(zlib openssl c_ares re2)
+[[ "$os_family" == windows ]] && dependencies+=(winpthreads)
+dependencies+=(abseil protobuf grpc curl lua)
+for dependency in "${dependencies[@]}"; do
   build_step "$dependency"
 done
 

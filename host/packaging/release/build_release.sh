@@ -71,6 +71,7 @@ for target in "${ordered[@]}"; do
   fi
   deps="$("$release_dir/build_deps.sh" "$target" | tail -n 1)"
   build="$project_dir/build-release/$target"
+  mkdir -p "$build"
   cmake -S "$project_dir" -B "$build" -G Ninja "${launcher[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$release_dir/toolchain.cmake" -DLUAFORM_TARGET="$target" \
     -DLUAFORM_TOOLCHAIN_BIN="$release_cache/toolchain/$target" -DLUAFORM_DEPS="$deps" \

@@ -1,0 +1,83 @@
+"""The Windows release host, through wine: it imports nothing but the system's libraries and
+the universal C runtime, and OpenTofu for Windows installs it from a filesystem mirror,
+applies, plans nothing and destroys, the provider serving TCP on loopback as go-plugin does
+there. Collected only when windows_amd64 is among the targets (conftest.py)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from release_root import SOURCE, hcl_string
+from test_release import TARGETS, localfs_config, release_zip
+
+WINDOWS_TARGETS = [target for target in TARGETS if target.startswith("windows_")]
+# What a Windows host may import: the system's own libraries and the universal C runtime.
+WINDOWS_SYSTEM_DLLS = {"kernel32.dll", "advapi32.dll", "user32.dll", "ws2_32.dll",
+                       "crypt32.dll", "bcrypt.dll", "iphlpapi.dll", "dbghelp.dll",
+                       "userenv.dll", "ntdll.dll", "secur32.dll", "shell32.dll", "ole32.dll"}
+
+
+def windows_path(path: Path) -> str:
+    """The path as a program under wine sees it: the root file system is drive Z:."""
+    return "Z:" + str(path).replace("/", "\\")
+
+
+@pytest.mark.parametrize("target", WINDOWS_TARGETS)
+def test_a_windows_host_imports_only_the_system_and_its_c_runtime(dist, version, target,
+                                                                  tmp_path):
+    with zipfile.ZipFile(release_zip(dist, "localfs", version, target)) as archive:
+        host = Path(archive.extract(f"terraform-provider-localfs_v{version}.exe", tmp_path))
+    dump = subprocess.run(["objdump", "-p", str(host)], capture_output=True, text=True,
+                          check=True).stdout
+    assert "file format pei-x86-64" in dump
+    imported = {line.split(":", 1)[1].strip().lower() for line in dump.splitlines()
+                if "DLL Name:" in line}
+    assert imported, dump[:2000]
+    unexpected = {dll for dll in imported
+                  if dll not in WINDOWS_SYSTEM_DLLS and not dll.startswith("api-ms-win-crt-")}
+    assert not unexpected, f"the host needs DLLs a Windows machine lacks: {unexpected}"
+
+
+@pytest.mark.parametrize("target", WINDOWS_TARGETS)
+def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, target,
+                                                                tofu_for, tmp_path):
+    wine = os.environ.get("LUAFORM_WINE", "/usr/lib/wine/wine64")
+    mirror = tmp_path / "mirror" / SOURCE / "localfs"
+    mirror.mkdir(parents=True)
+    (mirror / release_zip(dist, "localfs", version, target).name).write_bytes(
+        release_zip(dist, "localfs", version, target).read_bytes())
+    (tmp_path / "cli.tfrc").write_text(
+        "provider_installation {\n  filesystem_mirror {\n"
+        f"    path    = {hcl_string(windows_path(tmp_path / 'mirror'))}\n"
+        f"    include = [{hcl_string(SOURCE + '/*')}]\n  }}\n}}\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "main.tf").write_text(localfs_config(version))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
+    env.update({"WINEDEBUG": "-all", "TF_CLI_CONFIG_FILE": windows_path(tmp_path / "cli.tfrc"),
+                "TF_IN_AUTOMATION": "1", "TF_INPUT": "0", "CHECKPOINT_DISABLE": "1",
+                "TF_LOG": "trace", "TF_LOG_PATH": windows_path(tmp_path / "tofu.log")})
+
+    def tofu(*args: str) -> subprocess.CompletedProcess:
+        ran = subprocess.run([wine, str(tofu_for(target)), f"-chdir={windows_path(work)}",
+                              args[0], "-no-color", *args[1:]], env=env, capture_output=True,
+                             text=True, timeout=900, check=False)
+        log = tmp_path / "tofu.log"
+        tail = log.read_text(errors="replace")[-6000:] if log.exists() else ""
+        assert ran.returncode == 0, f"{args}: {ran.stdout}\n{ran.stderr}\n--- log ---\n{tail}"
+        return ran
+
+    tofu("init", "-input=false")
+    tofu("apply", "-auto-approve", "-input=false")
+    assert (work / "smoke.bin").read_bytes() == b"\x00\x01\x02"
+    tofu("plan", "-detailed-exitcode", "-input=false")
+    # go-plugin on Windows: TCP on loopback, and the CLI spoke protocol 6.
+    log = (tmp_path / "tofu.log").read_text(errors="replace")
+    assert "using plugin: version=6" in log
+    assert "|tcp|127.0.0.1:" in log or "network=tcp" in log or "127.0.0.1:" in log
+    tofu("destroy", "-auto-approve", "-input=false")
+    assert not (work / "smoke.bin").exists()
