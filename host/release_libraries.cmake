@@ -27,6 +27,9 @@ target_link_libraries(luaform_release_deps INTERFACE Threads::Threads)
 if(CMAKE_SYSTEM_NAME STREQUAL "Windows")
   target_link_libraries(luaform_release_deps
     INTERFACE ws2_32 crypt32 bcrypt iphlpapi advapi32 user32 dbghelp)
+  # gRPC's headers include <windows.h>, whose macros (ERROR from wingdi.h, min and max) clash
+  # with names in the generated protocol code and the standard library.
+  target_compile_definitions(luaform_release_deps INTERFACE NOGDI NOMINMAX WIN32_LEAN_AND_MEAN)
 elseif(CMAKE_SYSTEM_NAME STREQUAL "Darwin")
   target_link_libraries(luaform_release_deps
     INTERFACE "-framework CoreFoundation" "-framework Security" resolv)

@@ -28,7 +28,7 @@ mode_t mode_of(lua_State* L, int index) {
   return static_cast<mode_t>(value);
 }
 
-std::string mode_text(mode_t mode) {
+[[maybe_unused]] std::string mode_text(mode_t mode) {
   char text[8];
   std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
   return text;
@@ -48,8 +48,11 @@ int stat_path(lua_State* L) {
   const char* type = S_ISREG(info.st_mode) ? "file" : S_ISDIR(info.st_mode) ? "directory" : "other";
   lua_pushstring(L, type);
   lua_setfield(L, -2, "type");
+#if !defined(_WIN32)
+  // Windows has no permission bits to report (its st_mode is made up from the read-only flag).
   lua_pushstring(L, mode_text(info.st_mode).c_str());
   lua_setfield(L, -2, "mode");
+#endif
   lua_pushinteger(L, static_cast<lua_Integer>(info.st_size));
   lua_setfield(L, -2, "size");
   return 1;

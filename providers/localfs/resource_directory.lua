@@ -13,7 +13,9 @@ local function record(d, client, path)
     return
   end
   d:set("path", path)
-  d:set("permission", found.mode)
+  if found.mode ~= nil then -- nil on Windows, which has no permission bits
+    d:set("permission", found.mode)
+  end
 end
 
 return tf.resource {

@@ -13,7 +13,11 @@ local function record(d, client, path, bytes)
   end
   d:set("sha256", tf.hash.sha256(bytes))
   d:set("size", #bytes)
-  d:set("file_permission", client:stat(path).mode)
+  -- Windows has no permission bits: there the configured permission stays what it is.
+  local permission = client:stat(path).mode
+  if permission ~= nil then
+    d:set("file_permission", permission)
+  end
 end
 
 -- What d's plan asks to be written: the form in use and its bytes.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The release tests. Builds the release set of providers/localfs and providers/restapi for
-# linux_amd64 and linux_arm64 with host/packaging/release/build_release.sh, signed by a
-# throwaway GPG key, and runs tests/release/test_*.py on it: hosts that need nothing but the
-# kernel, the sums and the signature, the CLI's init/apply/plan/destroy inside an empty root
-# file system per target (arm64 through qemu-user), HTTPS from there, and `tofu init` from a
-# network mirror served over HTTPS on loopback.
+# linux_amd64, linux_arm64 and windows_amd64 with host/packaging/release/build_release.sh,
+# signed by a throwaway GPG key, and runs tests/release/test_*.py on it: Linux hosts that need
+# nothing but the kernel, the sums and the signature, the CLI's init/apply/plan/destroy inside
+# an empty root file system per Linux target (arm64 through qemu-user), HTTPS from there,
+# `tofu init` from a network mirror served over HTTPS on loopback, and the Windows host's
+# imports and the same cycle under wine with OpenTofu for Windows.
 #
 #   bash tests/release/run.sh [--if-cached] [PYTEST ARGS...]
 #
@@ -24,7 +25,7 @@ if [[ "${1:-}" == --if-cached ]]; then
   if_cached=1
   shift
 fi
-read -r -a targets <<<"${LUAFORM_RELEASE_TARGETS:-linux_amd64 linux_arm64}"
+read -r -a targets <<<"${LUAFORM_RELEASE_TARGETS:-linux_amd64 linux_arm64 windows_amd64}"
 if ((if_cached)); then
   for target in "${targets[@]}"; do
     if [[ ! -f "$(release_deps_dir "$target")/.complete" ]]; then
@@ -37,9 +38,24 @@ if ((if_cached)); then
 fi
 
 bash tests/setup/install-deps.sh qemu-user-static python3-pytest gnupg openssl binutils
-bash tests/release/register-qemu.sh
 tofu="$(bash tests/e2e/install-tofu.sh)"
-tofu_arm64="$(TOFU_TARGET=linux_arm64 bash tests/e2e/install-tofu.sh)"
+export LUAFORM_TOFU="$tofu"
+for target in "${targets[@]}"; do
+  case "$target" in
+    linux_arm64)
+      bash tests/release/register-qemu.sh
+      LUAFORM_TOFU_LINUX_ARM64="$(TOFU_TARGET=linux_arm64 bash tests/e2e/install-tofu.sh)"
+      export LUAFORM_TOFU_LINUX_ARM64
+      ;;
+    windows_amd64)
+      bash tests/setup/install-deps.sh wine64
+      LUAFORM_TOFU_WINDOWS_AMD64="$(TOFU_TARGET=windows_amd64 bash tests/e2e/install-tofu.sh)"
+      export LUAFORM_TOFU_WINDOWS_AMD64
+      WINEPREFIX="$(bash tests/release/wine/prepare-prefix.sh)"
+      export WINEPREFIX
+      ;;
+  esac
+done
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -54,6 +70,5 @@ bash host/packaging/release/build_release.sh --version "$version" --out "$work/d
   --gpg-key "$key" --targets "${targets[*]}" providers/localfs providers/restapi
 
 LUAFORM_RELEASE_DIST="$work/dist" LUAFORM_RELEASE_VERSION="$version" \
-  LUAFORM_RELEASE_TARGETS="${targets[*]}" LUAFORM_TOFU="$tofu" \
-  LUAFORM_TOFU_LINUX_ARM64="$tofu_arm64" \
+  LUAFORM_RELEASE_TARGETS="${targets[*]}" \
   /usr/bin/python3 -m pytest tests/release -v -rfE -p no:cacheprovider "$@"

@@ -32,6 +32,9 @@ zig="$(release_zig_dir)/zig"
 # musl declares the *64 file functions and types (off64_t, which abseil uses) only on request.
 target_flags=""
 [[ "$triple" == *-linux-musl ]] && target_flags=" -D_LARGEFILE64_SOURCE"
+# gRPC includes <strsafe.h>, whose deprecation macros rename strcpy and friends, before
+# libc++'s <cstring> and <cwchar>, which then name functions that no longer exist.
+[[ "$triple" == *-windows-* ]] && target_flags=" -DSTRSAFE_NO_DEPRECATE"
 for tool in cc c++ ar ranlib rc; do
   case "$tool" in
     cc | c++) command="\"$zig\" $tool -target $triple$target_flags" ;;
@@ -113,6 +116,9 @@ build_zlib() {
   zlib_src="$sources/zlib"
   zlib_flags=(-O2)
   [[ "$os_family" != windows ]] && zlib_flags+=(-DHAVE_UNISTD_H)
+  # zlib 1.2.13 takes clang's TARGET_OS_MAC for classic Mac OS and defines fdopen away
+  # (fixed in 1.2.14); a macro of the same name keeps it.
+  [[ "$os_family" == darwin ]] && zlib_flags+=(-Dfdopen=fdopen)
   compile_archive cc libz.a "${zlib_flags[@]}" -- \
     "$zlib_src"/{adler32,compress,crc32,deflate,gzclose,gzlib,gzread,gzwrite,infback,inffast,inflate,inftrees,trees,uncompr,zutil}.c
   cp "$zlib_src/zlib.h" "$zlib_src/zconf.h" "$stage/include/"
@@ -127,12 +133,17 @@ build_openssl() {
     darwin_amd64) openssl_target=darwin64-x86_64-cc ;;
     darwin_arm64) openssl_target=darwin64-arm64-cc ;;
   esac
+  local seed=()
+  # Seeding from CommonCrypto needs the macOS SDK's headers, which zig does not bring; the
+  # kernel's getentropy and /dev/urandom serve instead.
+  [[ "$os_family" == darwin ]] && seed=(-DOPENSSL_NO_APPLE_CRYPTO_RANDOM)
   mkdir -p "$work/openssl"
   # no-asm: portable C everywhere (the host's TLS is one handshake per run and API calls).
   # OPENSSLDIR /etc/ssl is only a default: the HTTP client finds the system's CA bundle itself.
   (cd "$work/openssl" && run env CC="$bin/cc" AR="$bin/ar" RANLIB="$bin/ranlib" \
     perl "$sources/openssl/Configure" "$openssl_target" no-shared no-tests no-asm \
-    no-dso no-engine no-module no-legacy --prefix="$stage" --libdir=lib --openssldir=/etc/ssl)
+    no-dso no-engine no-module no-legacy "${seed[@]}" --prefix="$stage" --libdir=lib \
+    --openssldir=/etc/ssl)
   run make -C "$work/openssl" -j "$jobs" build_libs
   run make -C "$work/openssl" install_dev
 }
@@ -248,6 +259,7 @@ cp -R "$sources/nlohmann-json3-dev/usr/include/." "$sources/libmsgpack-cxx-dev/u
 find "$stage" \( -name '*.so*' -o -name '*.dylib' -o -name '*.dll*' \) -delete
 touch "$stage/.complete"
 rm -rf "$prefix" && mv "$stage" "$prefix"
+rm -rf "$work"  # the scratch of each library, kept only to resume an interrupted build
 # Prefixes of this target under older keys are never used again.
 for old in "$release_cache/deps/$target"-*; do
   [[ "$old" == "$prefix" ]] || rm -rf "$old"
