@@ -81,9 +81,12 @@ cmake_project() {  # SOURCE_DIR [CMAKE ARGS...]: configure, build and install in
   local source="$1" flags=()
   shift
   # On Windows the stage's headers include winpthreads', which abseil includes directly.
-  [[ "$os_family" == windows ]] &&
+  if [[ "$os_family" == windows ]]; then
     flags=(-DCMAKE_C_FLAGS="-isystem $stage/include ${extra_c_flags:-}"
            -DCMAKE_CXX_FLAGS="-isystem $stage/include")
+  elif [[ -n "${extra_c_flags:-}" ]]; then
+    flags=(-DCMAKE_C_FLAGS="$extra_c_flags")
+  fi
   run cmake -S "$source" -B "$work/$step_name" -G Ninja "${flags[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$release_dir/toolchain.cmake" -DLUAFORM_TARGET="$target" \
     -DLUAFORM_TOOLCHAIN_BIN="$bin" -DLUAFORM_DEPS="$stage" \
@@ -159,8 +162,11 @@ build_winpthreads() {
 
 # --- c-ares, re2, abseil, protobuf ---------------------------------------------------------
 build_c_ares() {
-  # c-ares 1.18 uses INADDRSZ, which only glibc's <arpa/nameser.h> defines (fixed in 1.19).
-  extra_c_flags="-DINADDRSZ=4" cmake_project "$sources/c-ares" -DCARES_STATIC=ON \
+  # c-ares 1.18 uses INADDRSZ, which only the Linux C libraries' <arpa/nameser.h> define
+  # (fixed in 1.19).
+  local inaddrsz=""
+  [[ "$os_family" != linux ]] && inaddrsz="-DINADDRSZ=4"
+  extra_c_flags="$inaddrsz" cmake_project "$sources/c-ares" -DCARES_STATIC=ON \
     -DCARES_SHARED=OFF -DCARES_BUILD_TOOLS=OFF -DCARES_BUILD_TESTS=OFF
 }
 
