@@ -102,14 +102,21 @@ compile_archive() {  # LANGUAGE ARCHIVE FLAGS -- SOURCES...: compiles sources in
   while [[ "$1" != "--" ]]; do flags+=("$1"); shift; done
   shift
   mkdir -p "$work/$step_name"
+  # `jobs` compilations at a time; every one's exit status is collected (an object file alone
+  # proves nothing: a failed compilation may leave one).
+  local pids=() failed=0 pid
   for source in "$@"; do
     object="$work/$step_name/$(basename "${source%.*}").o"
-    run "$bin/$language" "${flags[@]}" -c "$source" -o "$object" &
+    "$bin/$language" "${flags[@]}" -c "$source" -o "$object" >>"$work/$step_name.log" 2>&1 &
+    pids+=("$!")
     objects+=("$object")
-    (($(jobs -rp | wc -l) >= jobs)) && wait -n
+    if ((${#pids[@]} >= jobs)); then
+      wait "${pids[0]}" || failed=1
+      pids=("${pids[@]:1}")
+    fi
   done
-  wait
-  for object in "${objects[@]}"; do [[ -f "$object" ]] || release_die "$target: $step_name: $object was not built (log: $work/$step_name.log)"; done
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  ((failed == 0)) || release_die "$target: building $step_name failed (log: $work/$step_name.log)"
   run "$bin/ar" rcs "$stage/lib/$archive" "${objects[@]}"
 }
 os_family="${target%%_*}"

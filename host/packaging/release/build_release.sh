@@ -40,9 +40,12 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
 # The host that checks each zip's scripts: the linux_amd64 one, which runs on this machine.
-# It is built first whatever the order asked for.
+# It is built first whatever the order asked for, and packaged only when asked for.
 ordered=(linux_amd64)
-for target in "${targets[@]}"; do [[ "$target" == linux_amd64 ]] || ordered+=("$target"); done
+package_amd64=0
+for target in "${targets[@]}"; do
+  if [[ "$target" == linux_amd64 ]]; then package_amd64=1; else ordered+=("$target"); fi
+done
 check_host=""
 launcher=()
 if command -v ccache >/dev/null; then
@@ -83,6 +86,10 @@ for target in "${ordered[@]}"; do
     release_die "$label: building the host failed ($build.log)"
   host="$(host_path "$target")"
   [[ -n "$check_host" ]] || check_host="$host"
+  if [[ "$target" == linux_amd64 ]] && ((!package_amd64)); then
+    release_log "$label: built to check the scripts, not packaged (not among --targets)"
+    continue
+  fi
   for provider in "${providers[@]}"; do
     gpg_args=()
     [[ -n "$gpg_key" ]] && gpg_args=("-DGPG_KEY=$gpg_key")
