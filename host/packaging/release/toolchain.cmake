@@ -18,9 +18,14 @@ elseif(LUAFORM_TARGET MATCHES "^windows_")
   set(CMAKE_SYSTEM_NAME Windows)
 elseif(LUAFORM_TARGET MATCHES "^darwin_")
   set(CMAKE_SYSTEM_NAME Darwin)
-  # zig brings the macOS SDK's libSystem itself: no sysroot, no -arch flags from CMake.
+  # zig brings the macOS SDK's libSystem itself: no sysroot. The architecture is named, as on a
+  # Mac (zig accepts the -arch it matches): abseil picks its CPU flags from it.
   set(CMAKE_OSX_SYSROOT "" CACHE PATH "" FORCE)
-  set(CMAKE_OSX_ARCHITECTURES "" CACHE STRING "" FORCE)
+  if(LUAFORM_TARGET STREQUAL "darwin_arm64")
+    set(CMAKE_OSX_ARCHITECTURES arm64 CACHE STRING "" FORCE)
+  else()
+    set(CMAKE_OSX_ARCHITECTURES x86_64 CACHE STRING "" FORCE)
+  endif()
 else()
   message(FATAL_ERROR "unknown release target ${LUAFORM_TARGET}")
 endif()
