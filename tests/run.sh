@@ -150,19 +150,22 @@ pytest_suite() {
   # shellcheck disable=SC2086
   LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest tests/e2e -v -rfE \
     -p no:cacheprovider -n "${LUAFORM_E2E_WORKERS:-4}" --junitxml="$xml" ${PYTEST_ARGS:-}
-  local rc=$?
-  local counts
-  counts="$(junit_counts "$xml")"
+  count_pytest "e2e ($name)" "$xml" $?
+}
+
+# count_pytest LABEL XML RC: adds a pytest run's passes and failures from its JUnit XML; a run
+# that failed without a failing test, or ran none, is one failure.
+count_pytest() {
+  local label="$1" xml="$2" rc="$3" good bad
+  read -r good bad _ <<<"$(junit_counts "$xml")"
   rm -f "$xml"
-  local good bad skipped
-  read -r good bad skipped <<<"$counts"
-  pass "$name" "$good"
+  pass "$label" "$good"
   if ((bad > 0)); then
-    fail "e2e ($name): $bad scenarios failed" "$bad"
+    fail "$label: $bad tests failed" "$bad"
   elif ((rc != 0)); then
-    fail "e2e ($name): pytest exited $rc (no tests collected?)"
+    fail "$label: pytest exited $rc (no tests collected?)"
   elif ((good == 0)); then
-    fail "e2e ($name): no scenario ran"
+    fail "$label: no test ran"
   fi
 }
 
@@ -355,18 +358,10 @@ if wants release; then
   rc=$?
   if ((rc == 3)); then
     stage_name="release: not run, dependency cache cold (see above)"
+    rm -f "$xml"
   else
-    read -r good bad _ <<<"$(junit_counts "$xml")"
-    pass release "$good"
-    if ((bad > 0)); then
-      fail "release: $bad tests failed" "$bad"
-    elif ((rc != 0)); then
-      fail "release: tests/release/run.sh exited $rc"
-    elif ((good == 0)); then
-      fail "release: no test ran"
-    fi
+    count_pytest release "$xml" "$rc"
   fi
-  rm -f "$xml"
 fi
 
 finish_stage
