@@ -23,7 +23,7 @@ release_die() {
 }
 
 # The zig target triple of OS_ARCH. Linux targets are musl, linked fully statically: the
-# binary needs nothing from the system but the kernel (Linux 3.2 or later, musl's floor).
+# binary needs nothing from the system but the kernel.
 release_zig_triple() {
   case "$1" in
     linux_amd64) echo x86_64-linux-musl ;;
