@@ -140,18 +140,11 @@ void refuse_host_doors(lua_State* L, const char* function) {
   }
 }
 
-// io.open(filename, mode) without the doors above.
-int open_file(lua_State* L) {
-  refuse_host_doors(L, "io.open");
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-  return lua_gettop(L);
-}
-
-// io.lines(filename, ...): without a file name io.lines would read the plugin's stdin.
-int lines_of_file(lua_State* L) {
-  refuse_host_doors(L, "io.lines");
+// io.open(filename, mode) and io.lines(filename, ...) without the doors above: upvalue 1 is
+// the library's function, upvalue 2 its name for the error. The file name is required, so
+// io.lines cannot read the plugin's stdin either.
+int file_function(lua_State* L) {
+  refuse_host_doors(L, lua_tostring(L, lua_upvalueindex(2)));
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -189,12 +182,12 @@ void open_libraries(lua_State* L) {
 
   // io for files only: no popen, no stdin/stdout, no default input or output.
   luaL_requiref(L, LUA_IOLIBNAME, luaopen_io, 0);
-  lua_getfield(L, -1, "lines");
-  lua_pushcclosure(L, guarded<lines_of_file>, 1);
-  lua_setfield(L, -2, "lines");
-  lua_getfield(L, -1, "open");
-  lua_pushcclosure(L, guarded<open_file>, 1);
-  lua_setfield(L, -2, "open");
+  for (const char* function : {"lines", "open"}) {
+    lua_getfield(L, -1, function);
+    lua_pushfstring(L, "io.%s", function);
+    lua_pushcclosure(L, guarded<file_function>, 2);
+    lua_setfield(L, -2, function);
+  }
   keep_only(L, LUA_IOLIBNAME, {"open", "lines", "type"});
 
   // os for time, environment and file removal/renaming: no execute, exit, setlocale, tmpname.
