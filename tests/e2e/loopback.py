@@ -14,6 +14,15 @@ from pathlib import Path
 from typing import Callable
 
 
+def self_signed(directory: Path, name: str, subject: str, alt_name: str) -> tuple[Path, Path]:
+    """A key and a self-signed certificate (its own CA) in PEM files."""
+    key, cert = directory / f"{name}-key.pem", directory / f"{name}-cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", subject, "-addext", f"subjectAltName={alt_name}",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return key, cert
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -5,7 +5,6 @@ status and the body, timeouts that end a stalled request, pagination, TLS (with 
 certificates), proxies from the environment, and no state lost when the service fails."""
 import re
 import signal
-import subprocess
 import ssl
 import threading
 import time
@@ -14,6 +13,7 @@ import pytest
 
 from harness import TofuError, planned_actions, required_providers, resources, squash
 from forward_proxy import ForwardProxy
+from loopback import self_signed
 from object_api import ObjectApi, Served
 
 TOKEN = "s3cret-token-4417"
@@ -169,15 +169,6 @@ output "names" {
     assert [p.path for p in pages[:3]] == ["/objects?per_page=2", "/objects?per_page=2&page=2",
                                             "/objects?per_page=2&page=3"]
     assert len({p.connection for p in pages[:3]}) == 1  # the client kept its connection
-
-
-def self_signed(directory, name: str, subject: str, alt_name: str) -> tuple:
-    """A key and a self-signed certificate (its own CA) in PEM files."""
-    key, cert = directory / f"{name}-key.pem", directory / f"{name}-cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", subject, "-addext", f"subjectAltName={alt_name}",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    return key, cert
 
 
 @pytest.fixture

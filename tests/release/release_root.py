@@ -10,11 +10,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-SOURCE = "registry.opentofu.org/luaform"
-
-
-def hcl_string(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+from harness import SOURCE_PREFIX, write_mirror_config
 
 
 class ReleaseRoot:
@@ -26,15 +22,12 @@ class ReleaseRoot:
         for name, minor in (("null", 3), ("urandom", 9)):
             os.mknod(path / "dev" / name, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
         shutil.copy2(tofu, path / "tofu")
-        (path / "cli.tfrc").write_text(
-            "provider_installation {\n"
-            f"  filesystem_mirror {{\n    path    = \"/mirror\"\n"
-            f"    include = [{hcl_string(SOURCE + '/*')}]\n  }}\n}}\n")
+        write_mirror_config(path / "cli.tfrc", Path("/mirror"))  # as the CLI sees it
         self.extra_env: dict[str, str] = {}
 
     def add_release(self, zip_file: Path, name: str) -> None:
         """Puts a release zip into the mirror in the packed layout."""
-        target = self.path / "mirror" / SOURCE / name
+        target = self.path / "mirror" / f"{SOURCE_PREFIX}{name}"
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy2(zip_file, target)
 

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from loopback import ServedInThread
+from harness import SOURCE_PREFIX, hcl_string, required_providers
+from loopback import ServedInThread, self_signed
 from object_api import ObjectApi, Served
-from release_root import SOURCE, ReleaseRoot, hcl_string
+from release_root import ReleaseRoot
 
 REPO = Path(__file__).resolve().parents[2]
 TARGETS = os.environ.get("LUAFORM_RELEASE_TARGETS", "linux_amd64 linux_arm64").split()
@@ -80,11 +81,11 @@ def test_the_sums_cover_every_zip_and_the_manifest_and_the_signature_verifies(di
         assert "Good signature" in verified.stderr
 
 
-def localfs_config(version: str) -> str:
+def localfs_config(version: str, source: str = f"{SOURCE_PREFIX}localfs") -> str:
     return f"""
 terraform {{
   required_providers {{
-    localfs = {{ source = "{SOURCE}/localfs", version = "= {version}" }}
+    localfs = {{ source = {hcl_string(source)}, version = "= {version}" }}
   }}
 }}
 
@@ -112,15 +113,6 @@ def test_the_cli_installs_applies_plans_and_destroys_in_an_empty_root(
     assert not (root.path / "work/smoke.bin").exists()
 
 
-def self_signed(directory: Path) -> tuple[Path, Path]:
-    key, cert = directory / "server-key.pem", directory / "server-cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    return key, cert
-
-
 def server_context(key: Path, cert: Path) -> ssl.SSLContext:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
@@ -130,19 +122,14 @@ def server_context(key: Path, cert: Path) -> ssl.SSLContext:
 @pytest.mark.parametrize("target", LINUX_TARGETS)
 def test_https_from_an_empty_root_trusts_the_bundle_ssl_cert_file_names(
         dist, version, target, tofu_for, tmp_path):
-    key, cert = self_signed(tmp_path)
+    key, cert = self_signed(tmp_path, "server", "/CN=localhost",
+                            "DNS:localhost,IP:127.0.0.1")
     served = Served(ObjectApi(), tls=server_context(key, cert))
     try:
         root = ReleaseRoot(tmp_path / "root", tofu_for(target))
         root.add_release(release_zip(dist, "restapi", version, target), "restapi")
         root.add_file("/ca.pem", cert)
-        root.write(f"""
-terraform {{
-  required_providers {{
-    restapi = {{ source = "{SOURCE}/restapi", version = "= {version}" }}
-  }}
-}}
-
+        root.write(required_providers("restapi", version=f"= {version}") + f"""
 provider "restapi" {{
   uri     = "{served.url}"
   retries = 0
@@ -192,7 +179,8 @@ def test_tofu_installs_from_a_network_mirror_served_over_https(dist, version, to
         assert listing[target]["hashes"] == [h1_of(release_zip(dist, "localfs", version,
                                                                target))]
 
-    key, cert = self_signed(tmp_path)
+    key, cert = self_signed(tmp_path, "server", "/CN=localhost",
+                            "DNS:localhost,IP:127.0.0.1")
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(mirror))
     served = ServedInThread(handler, tls=server_context(key, cert))
     try:
@@ -202,8 +190,7 @@ def test_tofu_installs_from_a_network_mirror_served_over_https(dist, version, to
         (tmp_path / "cli.tfrc").write_text(
             f"provider_installation {{\n  network_mirror {{\n    url = {hcl_string(url)}\n"
             "  }\n}\n")
-        (work / "main.tf").write_text(localfs_config(version).replace(
-            f"{SOURCE}/localfs", address))
+        (work / "main.tf").write_text(localfs_config(version, source=address))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
         env.update({"TF_CLI_CONFIG_FILE": str(tmp_path / "cli.tfrc"), "TF_IN_AUTOMATION": "1",
                     "CHECKPOINT_DISABLE": "1", "SSL_CERT_FILE": str(cert)})

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from release_root import SOURCE, hcl_string
+from harness import SOURCE_PREFIX, write_mirror_config
 from test_release import TARGETS, localfs_config, release_zip
 
 WINDOWS_TARGETS = [target for target in TARGETS if target.startswith("windows_")]
@@ -46,14 +46,11 @@ def test_a_windows_host_imports_only_the_system_and_its_c_runtime(dist, version,
 def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, target,
                                                                 tofu_for, tmp_path):
     wine = os.environ.get("LUAFORM_WINE", "/usr/lib/wine/wine64")
-    mirror = tmp_path / "mirror" / SOURCE / "localfs"
+    mirror = tmp_path / "mirror" / f"{SOURCE_PREFIX}localfs"
     mirror.mkdir(parents=True)
     (mirror / release_zip(dist, "localfs", version, target).name).write_bytes(
         release_zip(dist, "localfs", version, target).read_bytes())
-    (tmp_path / "cli.tfrc").write_text(
-        "provider_installation {\n  filesystem_mirror {\n"
-        f"    path    = {hcl_string(windows_path(tmp_path / 'mirror'))}\n"
-        f"    include = [{hcl_string(SOURCE + '/*')}]\n  }}\n}}\n")
+    write_mirror_config(tmp_path / "cli.tfrc", Path(windows_path(tmp_path / "mirror")))
     work = tmp_path / "work"
     work.mkdir()
     (work / "main.tf").write_text(localfs_config(version))
