@@ -117,88 +117,90 @@ Value without_operational(const Block& block, Value object) {
 }  // namespace
 
 ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) const {
-  ApplyResponse resp;
-  Diagnostics& diags = resp.diagnostics;
-  const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
-  if (!schema) return resp;
-  const Type type = schema->block.implied_type();
-  Value prior = detail::decode_dynamic(req.prior_state, type, diags);
-  Value planned = detail::decode_dynamic(req.planned_state, type, diags);
-  Value config = detail::decode_dynamic(req.config, type, diags);
-  const Value planned_identity = detail::decode_identity(*schema, req.planned_identity, diags);
-  if (diags.has_errors()) {
-    resp.new_state = detail::encode_dynamic(prior, type);
-    return resp;
-  }
-  resp.private_data = req.planned_private;
+  return detail::in_secret_scope<ApplyResponse>(provider_secrets(), [&](SecretScope& secrets) {
+    ApplyResponse resp;
+    Diagnostics& diags = resp.diagnostics;
+    const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
+    if (!schema) return resp;
+    const Type type = schema->block.implied_type();
+    Value prior = detail::decode_dynamic(req.prior_state, type, diags);
+    Value planned = detail::decode_dynamic(req.planned_state, type, diags);
+    Value config = detail::decode_dynamic(req.config, type, diags);
+    for (const Value* v : {&prior, &planned, &config}) secrets.add(schema->block, *v);
+    const Value planned_identity = detail::decode_identity(*schema, req.planned_identity, diags);
+    if (diags.has_errors()) {
+      resp.new_state = detail::encode_dynamic(prior, type);
+      return resp;
+    }
+    resp.private_data = req.planned_private;
 
-  if (planned.is_null()) {
-    ResourceData d(*schema, prior, Value::null(type), Value::null(type));
+    if (planned.is_null()) {
+      ResourceData d(*schema, prior, Value::null(type), Value::null(type));
+      d.set_private_data(req.planned_private);
+      diags.append(detail::guarded_call(*logic_, Operation::Delete, req.type_name, d));
+      resp.new_state = detail::encode_dynamic(diags.has_errors() ? prior : Value::null(type), type);
+      return resp;
+    }
+
+    const bool create = prior.is_null();
+    const Operation op = create ? Operation::Create : Operation::Update;
+    if (!create && !logic_->has_update(req.type_name) &&
+        !changes_object(schema->block, without_operational(schema->block, prior),
+                        without_operational(schema->block, planned))) {
+      // Only the timeouts, a write-only value or the spelling of a zero value changed: nothing
+      // to do but remember the plan.
+      resp.new_state = detail::encode_dynamic(unknowns_from(planned, prior), type);
+      resp.new_identity = req.planned_identity;
+      return resp;
+    }
+    if (!create && !logic_->has_update(req.type_name)) {
+      diags.error(req.type_name + ": no update function",
+                  "The plan asked for an in-place update, but the resource has no update "
+                  "function.");
+      resp.new_state = detail::encode_dynamic(prior, type);
+      resp.new_identity = req.planned_identity;
+      return resp;
+    }
+    ResourceData d(*schema, prior, config, planned);
     d.set_private_data(req.planned_private);
-    diags.append(
-        detail::guarded_call(*logic_, Operation::Delete, req.type_name, d, provider_secrets_));
-    resp.new_state = detail::encode_dynamic(diags.has_errors() ? prior : Value::null(type), type);
-    return resp;
-  }
+    d.set_given_identity(planned_identity);
+    Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d);
+    diags.append(call_diags);
+    // Saved even when the call failed: what it recorded describes the object it left behind.
+    resp.private_data = d.private_data();
+    Value result = call_diags.has_errors() ? d.result_after_failure() : d.result();
+    const std::string what = req.type_name + ": " + operation_name(op);
 
-  const bool create = prior.is_null();
-  const Operation op = create ? Operation::Create : Operation::Update;
-  if (!create && !logic_->has_update(req.type_name) &&
-      !changes_object(schema->block, without_operational(schema->block, prior),
-                      without_operational(schema->block, planned))) {
-    // Only the timeouts, a write-only value or the spelling of a zero value changed: nothing
-    // to do but remember the plan.
-    resp.new_state = detail::encode_dynamic(unknowns_from(planned, prior), type);
-    resp.new_identity = req.planned_identity;
+    if (result.is_null()) {
+      if (create && !call_diags.has_errors()) {
+        diags.error(what + " did not set an id",
+                    "A create function must call d:set_id(...) once the object exists; without "
+                    "an id nothing is saved.");
+      } else if (!create && !call_diags.has_errors()) {
+        diags.error(what + " cleared the id", "Only read and delete may remove an object.");
+        result = prior;
+      } else if (!create) {
+        result = prior;
+      }
+    } else {
+      // A value the script set that the resource counts as the same as the planned one keeps
+      // the planned spelling: the plan's promise holds.
+      result = detail::keep_same_values(*logic_, req.type_name, *schema, planned, result, diags);
+      result = keep_zero_spelling(schema->block, planned, result);
+      if (!call_diags.has_errors()) {
+        check_against_plan(schema->block, prior, planned, result, what, diags);
+      }
+    }
+    resp.new_state = detail::encode_dynamic(without_write_only(schema->block, result), type);
+    if (schema->identity) {
+      const Value identity = identity_of(*schema->identity, result, d);
+      if (!call_diags.has_errors() && !result.is_null()) {
+        check_identity(*schema->identity, planned_identity, identity, what, diags);
+      }
+      resp.new_identity = detail::encode_identity(*schema, identity);
+    }
     return resp;
-  }
-  if (!create && !logic_->has_update(req.type_name)) {
-    diags.error(req.type_name + ": no update function",
-                "The plan asked for an in-place update, but the resource has no update "
-                "function.");
-    resp.new_state = detail::encode_dynamic(prior, type);
-    resp.new_identity = req.planned_identity;
-    return resp;
-  }
-  ResourceData d(*schema, prior, config, planned);
-  d.set_private_data(req.planned_private);
-  d.set_given_identity(planned_identity);
-  Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d, provider_secrets_);
-  diags.append(call_diags);
-  // Saved even when the call failed: what it recorded describes the object it left behind.
-  resp.private_data = d.private_data();
-  Value result = call_diags.has_errors() ? d.result_after_failure() : d.result();
-  const std::string what = req.type_name + ": " + operation_name(op);
-
-  if (result.is_null()) {
-    if (create && !call_diags.has_errors()) {
-      diags.error(what + " did not set an id",
-                  "A create function must call d:set_id(...) once the object exists; without "
-                  "an id nothing is saved.");
-    } else if (!create && !call_diags.has_errors()) {
-      diags.error(what + " cleared the id", "Only read and delete may remove an object.");
-      result = prior;
-    } else if (!create) {
-      result = prior;
-    }
-  } else {
-    // A value the script set that the resource counts as the same as the planned one keeps
-    // the planned spelling: the plan's promise holds.
-    result = detail::keep_same_values(*logic_, req.type_name, *schema, planned, result, diags);
-    result = keep_zero_spelling(schema->block, planned, result);
-    if (!call_diags.has_errors()) {
-      check_against_plan(schema->block, prior, planned, result, what, diags);
-    }
-  }
-  resp.new_state = detail::encode_dynamic(without_write_only(schema->block, result), type);
-  if (schema->identity) {
-    const Value identity = identity_of(*schema->identity, result, d);
-    if (!call_diags.has_errors() && !result.is_null()) {
-      check_identity(*schema->identity, planned_identity, identity, what, diags);
-    }
-    resp.new_identity = detail::encode_identity(*schema, identity);
-  }
-  return resp;
+  });
 }
 
 }  // namespace luaform::engine

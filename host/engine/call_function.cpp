@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/engine/provider_service.h"
+#include "host/engine/secrets.h"
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
@@ -87,10 +88,16 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
   }
 
   FunctionOutcome outcome;
-  try {
-    outcome = logic_->call_function(req.name, f, arguments);
-  } catch (const std::exception& e) {
-    return fail(req.name + ": " + e.what());
+  {
+    // Functions run whether or not the provider is configured; once it is, its secrets are
+    // hidden from what they report and log, as with every other call.
+    const SecretScope secrets(provider_secrets());
+    try {
+      outcome = logic_->call_function(req.name, f, arguments);
+    } catch (const std::exception& e) {
+      outcome.failure = FunctionFailure{req.name + ": " + e.what(), std::nullopt};
+    }
+    if (outcome.failure) outcome.failure->text = redact(outcome.failure->text, secrets.secrets());
   }
   if (outcome.failure) {
     if (outcome.failure->argument && (*outcome.failure->argument < 0 ||

@@ -47,63 +47,64 @@ bool start_from_identity(const Schema& schema, const Value& given, const std::st
 }  // namespace
 
 ImportResponse ProviderService::import_resource_state(const ImportRequest& req) const {
-  ImportResponse resp;
-  Diagnostics& diags = resp.diagnostics;
-  const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
-  if (!schema) return resp;
-  if (!logic_->importable(req.type_name)) {
-    diags.error("Resource " + req.type_name + " does not support import",
-                "Its script declares no import function (for example import = tf.import_by_id).");
-    return resp;
-  }
-  if (!req.identity.empty() && !schema->identity) {
-    diags.error("Resource " + req.type_name + " has no identity",
-                "Its script declares no identity, so it cannot be imported by one. Import it "
-                "by id instead.");
-    return resp;
-  }
-  const Value given = detail::decode_identity(*schema, req.identity, diags);
-  if (diags.has_errors()) return resp;
-  const bool by_identity = !given.is_null();
-  if (!by_identity && req.id.empty()) {
-    diags.error("Import needs an id", "The import id for " + req.type_name + " is empty.");
-    return resp;
-  }
-  const Type type = schema->block.implied_type();
-  ResourceData d(*schema, Value::null(type), Value::null(type), Value::null(type));
-  if (by_identity) {
-    if (!start_from_identity(*schema, given, req.type_name, d, diags)) return resp;
-  } else {
-    d.set_id(req.id);
-  }
-  diags.append(
-      detail::guarded_call(*logic_, Operation::Import, req.type_name, d, provider_secrets_));
-  if (diags.has_errors()) return resp;
-  const Value result = d.result();
-  const Value state =
-      without_write_only(schema->block, with_defaults(schema->block, result, result));
-  if (state.is_null()) {
-    if (by_identity && !schema->identity->find("id")) {
-      diags.error("Cannot import " + req.type_name + " by identity",
-                  "Its identity " + given.to_display_string() +
-                      " holds no id, so the import function must set one: import = "
-                      "function(d, client) d:set_id(...) end, from d:identity().");
-    } else {
-      diags.error("Cannot import " + req.type_name + " " +
-                      (by_identity ? given.to_display_string() : "\"" + req.id + "\""),
-                  "The import function cleared the id: there is no such object to import.");
+  return detail::in_secret_scope<ImportResponse>(provider_secrets(), [&](SecretScope&) {
+    ImportResponse resp;
+    Diagnostics& diags = resp.diagnostics;
+    const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
+    if (!schema) return resp;
+    if (!logic_->importable(req.type_name)) {
+      diags.error("Resource " + req.type_name + " does not support import",
+                  "Its script declares no import function (for example import = tf.import_by_id).");
+      return resp;
     }
+    if (!req.identity.empty() && !schema->identity) {
+      diags.error("Resource " + req.type_name + " has no identity",
+                  "Its script declares no identity, so it cannot be imported by one. Import it "
+                  "by id instead.");
+      return resp;
+    }
+    const Value given = detail::decode_identity(*schema, req.identity, diags);
+    if (diags.has_errors()) return resp;
+    const bool by_identity = !given.is_null();
+    if (!by_identity && req.id.empty()) {
+      diags.error("Import needs an id", "The import id for " + req.type_name + " is empty.");
+      return resp;
+    }
+    const Type type = schema->block.implied_type();
+    ResourceData d(*schema, Value::null(type), Value::null(type), Value::null(type));
+    if (by_identity) {
+      if (!start_from_identity(*schema, given, req.type_name, d, diags)) return resp;
+    } else {
+      d.set_id(req.id);
+    }
+    diags.append(detail::guarded_call(*logic_, Operation::Import, req.type_name, d));
+    if (diags.has_errors()) return resp;
+    const Value result = d.result();
+    const Value state =
+        without_write_only(schema->block, with_defaults(schema->block, result, result));
+    if (state.is_null()) {
+      if (by_identity && !schema->identity->find("id")) {
+        diags.error("Cannot import " + req.type_name + " by identity",
+                    "Its identity " + given.to_display_string() +
+                        " holds no id, so the import function must set one: import = "
+                        "function(d, client) d:set_id(...) end, from d:identity().");
+      } else {
+        diags.error("Cannot import " + req.type_name + " " +
+                        (by_identity ? given.to_display_string() : "\"" + req.id + "\""),
+                    "The import function cleared the id: there is no such object to import.");
+      }
+      return resp;
+    }
+    DynamicValue identity;
+    if (by_identity) {
+      const Value now = identity_of(*schema->identity, state, d);
+      check_identity(*schema->identity, given, now, req.type_name + ": import", diags);
+      identity = detail::encode_identity(*schema, now);
+    }
+    resp.imported.push_back(
+        {req.type_name, detail::encode_dynamic(state, type), d.private_data(), identity});
     return resp;
-  }
-  DynamicValue identity;
-  if (by_identity) {
-    const Value now = identity_of(*schema->identity, state, d);
-    check_identity(*schema->identity, given, now, req.type_name + ": import", diags);
-    identity = detail::encode_identity(*schema, now);
-  }
-  resp.imported.push_back(
-      {req.type_name, detail::encode_dynamic(state, type), d.private_data(), identity});
-  return resp;
+  });
 }
 
 }  // namespace luaform::engine

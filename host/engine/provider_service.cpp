@@ -85,23 +85,22 @@ GetProviderSchemaResponse ProviderService::get_provider_schema() const {
 
 Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type_name,
                                       const Schema& schema, const DynamicValue& config) const {
-  Diagnostics diags;
-  Value v = detail::decode_dynamic(config, schema.block.implied_type(), diags);
-  if (diags.has_errors()) return diags;
-  diags = validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
-    try {
-      return logic_->validate_value(owner, type_name, path, value);
-    } catch (const std::exception& e) {
-      Diagnostics failed;
-      failed.error("Validation of \"" + path_to_string(path) + "\" failed", e.what(), path);
-      return failed;
-    }
+  return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
+    Diagnostics diags;
+    Value v = detail::decode_dynamic(config, schema.block.implied_type(), diags);
+    if (diags.has_errors()) return diags;
+    // A validator's message or log line may quote the value it refused.
+    secrets.add(schema.block, v);
+    return validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
+      try {
+        return logic_->validate_value(owner, type_name, path, value);
+      } catch (const std::exception& e) {
+        Diagnostics failed;
+        failed.error("Validation of \"" + path_to_string(path) + "\" failed", e.what(), path);
+        return failed;
+      }
+    });
   });
-  if (diags.empty()) return diags;
-  // A validator's message may quote the value it refused.
-  std::vector<std::string> secrets = sensitive_texts(schema.block, v);
-  secrets.insert(secrets.end(), provider_secrets_.begin(), provider_secrets_.end());
-  return redact(diags, secrets);
 }
 
 Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req) const {
@@ -154,13 +153,26 @@ Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
   Value config = detail::decode_dynamic(req.config, schema_.provider.block.implied_type(), diags);
   if (diags.has_errors()) return diags;
   config = with_defaults(schema_.provider.block, config, config);
-  provider_secrets_ = sensitive_texts(schema_.provider.block, config);
-  try {
-    diags.append(logic_->configure(config));
-  } catch (const std::exception& e) {
-    diags.error("Provider configuration failed", e.what());
+  {
+    auto secrets = std::make_shared<const std::vector<std::string>>(
+        sensitive_texts(schema_.provider.block, config));
+    const std::lock_guard<std::mutex> lock(provider_secrets_mutex_);
+    provider_secrets_ = std::move(secrets);
   }
-  return redact(diags, provider_secrets_);
+  return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope&) {
+    try {
+      return logic_->configure(config);
+    } catch (const std::exception& e) {
+      Diagnostics failed;
+      failed.error("Provider configuration failed", e.what());
+      return failed;
+    }
+  });
+}
+
+std::shared_ptr<const std::vector<std::string>> ProviderService::provider_secrets() const {
+  const std::lock_guard<std::mutex> lock(provider_secrets_mutex_);
+  return provider_secrets_;
 }
 
 void ProviderService::stop_provider() {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -245,9 +246,16 @@ class ProviderService {
   // Problems loading the logic or in its declared schema; every RPC that needs the schema
   // reports them.
   Diagnostics schema_diagnostics_;
+  // The provider configuration's secrets as of the latest configure_provider; every RPC
+  // starts its SecretScope with them.
+  std::shared_ptr<const std::vector<std::string>> provider_secrets() const;
+
   // The texts of the provider configuration's sensitive values, hidden from every diagnostic
-  // a script's message may put them in (set by configure_provider).
-  std::vector<std::string> provider_secrets_;
+  // and log line a script may put them in. configure_provider replaces them while other RPCs
+  // run: each takes its own reference under the lock, so the list it reads is never freed
+  // under it.
+  mutable std::mutex provider_secrets_mutex_;
+  std::shared_ptr<const std::vector<std::string>> provider_secrets_;
   // What the server can do, as GetMetadata and GetProviderSchema announce it.
   ServerCapabilities capabilities_;
 };

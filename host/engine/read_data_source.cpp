@@ -7,23 +7,25 @@
 namespace luaform::engine {
 
 ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) const {
-  ReadDataResponse resp;
-  Diagnostics& diags = resp.diagnostics;
-  const Schema* schema =
-      detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
-  if (!schema) return resp;
-  const Type type = schema->block.implied_type();
-  Value config = detail::decode_dynamic(req.config, type, diags);
-  if (diags.has_errors()) return resp;
-  Value planned = with_defaults(schema->block, config, config);
-  ResourceData d(*schema, Value::null(type), config, planned);
-  diags.append(
-      detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d, provider_secrets_));
-  if (diags.has_errors()) return resp;
-  // A data source has no lifecycle, so an id is optional for its author; the state needs one.
-  if (d.id().empty()) d.set_id(req.type_name);
-  resp.state = detail::encode_dynamic(d.result(), type);
-  return resp;
+  return detail::in_secret_scope<ReadDataResponse>(provider_secrets(), [&](SecretScope& secrets) {
+    ReadDataResponse resp;
+    Diagnostics& diags = resp.diagnostics;
+    const Schema* schema =
+        detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
+    if (!schema) return resp;
+    const Type type = schema->block.implied_type();
+    Value config = detail::decode_dynamic(req.config, type, diags);
+    secrets.add(schema->block, config);
+    if (diags.has_errors()) return resp;
+    Value planned = with_defaults(schema->block, config, config);
+    ResourceData d(*schema, Value::null(type), config, planned);
+    diags.append(detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d));
+    if (diags.has_errors()) return resp;
+    // A data source has no lifecycle, so an id is optional for its author; the state needs one.
+    if (d.id().empty()) d.set_id(req.type_name);
+    resp.state = detail::encode_dynamic(d.result(), type);
+    return resp;
+  });
 }
 
 }  // namespace luaform::engine

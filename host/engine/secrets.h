@@ -18,8 +18,11 @@ std::vector<std::string> sensitive_texts(const Block& block, const Value& object
 
 // `text` with every occurrence of each secret replaced by "***", longest secrets first (so a
 // longer secret is not left half-shown by a shorter one it starts with). A secret shorter than
-// four characters is replaced only where it stands alone, not inside a longer word.
-std::string redact(std::string text, std::vector<std::string> secrets);
+// four characters is replaced only where it stands alone, not inside a longer word. Each
+// secret is hidden in every spelling a script or the host may give it without meaning to: as
+// it is, without a trailing newline, JSON-escaped, %q-quoted, URL-encoded, and in base64
+// (alone or inside a longer encoded text, when it has six bytes or more).
+std::string redact(std::string text, const std::vector<std::string>& secrets);
 
 // `diags` with every secret hidden in their summaries and details: a script's error message
 // may quote the values it was given, and the CLI prints diagnostics as they are.

@@ -40,7 +40,7 @@ const Schema* find_schema(const std::map<std::string, Schema>& schemas, const st
 }
 
 Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
-                         ResourceData& d, const std::vector<std::string>& provider_secrets) {
+                         ResourceData& d) {
   Diagnostics diags;
   try {
     diags = logic.call(op, type_name, d);
@@ -49,7 +49,8 @@ Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& 
   }
   if (diags.empty()) return diags;
   std::vector<std::string> secrets = d.sensitive_texts();
-  secrets.insert(secrets.end(), provider_secrets.begin(), provider_secrets.end());
+  std::vector<std::string> in_scope = secrets_in_scope();
+  secrets.insert(secrets.end(), in_scope.begin(), in_scope.end());
   return redact(diags, secrets);
 }
 

@@ -1,12 +1,15 @@
 // Helpers shared by the RPC implementations of ProviderService (not part of its interface).
 #pragma once
 
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "host/engine/diagnostics.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/schema.h"
+#include "host/engine/secret_scope.h"
 #include "host/engine/value.h"
 
 namespace luaform::engine::detail {
@@ -25,10 +28,27 @@ DynamicValue encode_identity(const Schema& schema, const Value& identity);
 const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
                           const std::string& type_name, Diagnostics& diags);
 
+// Runs one RPC: `body(scope)`, with the provider configuration's secrets in scope, and with
+// every secret in scope hidden in the diagnostics of the response it returns. The body adds
+// the secrets of the values its request carries as it decodes them.
+template <class Response, class Body>
+Response in_secret_scope(std::shared_ptr<const std::vector<std::string>> provider_secrets,
+                         Body&& body) {
+  SecretScope scope(std::move(provider_secrets));
+  Response resp = body(scope);
+  if constexpr (std::is_same_v<Response, Diagnostics>) {
+    return scope.hide(resp);
+  } else {
+    resp.diagnostics = scope.hide(resp.diagnostics);
+    return resp;
+  }
+}
+
 // Runs a logic call and attaches a summary naming the operation when the logic throws. The
-// sensitive values `d` holds and `provider_secrets` are hidden from what it reports.
+// sensitive values `d` holds when the call ends and the secrets in scope are hidden from what
+// it reports.
 Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
-                         ResourceData& d, const std::vector<std::string>& provider_secrets = {});
+                         ResourceData& d);
 
 // keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same.
 Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,

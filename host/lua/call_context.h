@@ -39,4 +39,9 @@ void set_call_context(lua_State* L, CallContext* context);
 // The context of `L`, or nullptr when none was set.
 CallContext* call_context_of(lua_State* L);
 
+// Every secret a line written by code running in `L` must hide: the provider configuration's,
+// those of the values the running operation holds (read now, so that a value the script has
+// just set counts), and those of the RPC being served (engine::secrets_in_scope).
+std::vector<std::string> secrets_of_call(lua_State* L);
+
 }  // namespace luaform::lua

@@ -1,5 +1,6 @@
 #include "host/lua/http_client.h"
 
+#include "host/engine/secret_scope.h"
 #include "host/lua/curl_library.h"
 #include "host/lua/system_certificates.h"
 
@@ -221,6 +222,38 @@ std::string attempts_text(int attempts) {
   return attempts == 1 ? "1 attempt" : std::to_string(attempts) + " attempts";
 }
 
+// The credentials a request carries are secrets of the call sending it, whether or not the
+// script's values were declared sensitive: a server that echoes them (a 401 body quoting the
+// request's headers) must not put them in a diagnostic. Hidden with their encoded spellings,
+// so Basic's base64 of "user:password" is too.
+void hide_credentials(const Request& request) {
+  if (request.basic_auth) {
+    engine::add_secret_in_scope(request.basic_auth->second);
+    engine::add_secret_in_scope(request.basic_auth->first + ":" + request.basic_auth->second);
+  }
+  for (const auto& [name, value] : request.headers) {
+    const std::string header = lower(name);
+    if (header != "authorization" && header != "proxy-authorization") continue;
+    engine::add_secret_in_scope(value);
+    // "Bearer TOKEN": the token alone too.
+    if (const size_t space = value.find(' '); space != std::string::npos) {
+      engine::add_secret_in_scope(trim(std::string_view(value).substr(space + 1)));
+    }
+  }
+  // https://user:password@host/...: the user information.
+  const size_t scheme = request.url.find("://");
+  if (scheme == std::string::npos) return;
+  const size_t authority = scheme + 3;
+  const size_t end = request.url.find_first_of("/?#", authority);
+  const size_t at = request.url.rfind('@', end == std::string::npos ? request.url.size() : end);
+  if (at == std::string::npos || at < authority) return;
+  const std::string userinfo = request.url.substr(authority, at - authority);
+  engine::add_secret_in_scope(userinfo);
+  if (const size_t colon = userinfo.find(':'); colon != std::string::npos) {
+    engine::add_secret_in_scope(userinfo.substr(colon + 1));
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> Response::header(std::string_view name) const {
@@ -242,6 +275,7 @@ Session::~Session() {
 Response Session::send(const Request& request, const RetryPolicy& policy,
                        const Interruption& interruption,
                        const std::function<double()>& unit_random) {
+  hide_credentials(request);
   thread_local std::mt19937_64 generator{std::random_device{}()};
   auto random = [&] {
     return unit_random ? unit_random() : std::uniform_real_distribution<double>(0, 1)(generator);

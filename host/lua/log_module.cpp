@@ -90,16 +90,9 @@ int log_at(lua_State* L) {
   if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
   if (L_ < threshold()) return 0;
 
-  std::vector<std::string> secrets;
+  const std::vector<std::string> secrets = secrets_of_call(L);
   std::string resource_type;
-  if (const CallContext* context = call_context_of(L)) {
-    secrets = context->provider_secrets;
-    if (context->operation_secrets) {
-      auto more = context->operation_secrets();
-      secrets.insert(secrets.end(), more.begin(), more.end());
-    }
-    resource_type = context->resource_type;
-  }
+  if (const CallContext* context = call_context_of(L)) resource_type = context->resource_type;
 
   nlohmann::json line = nlohmann::json::object();
   if (lua_istable(L, 2)) {

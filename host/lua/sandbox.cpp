@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "host/engine/secrets.h"
+#include "host/lua/call_context.h"
 #include "host/lua/guarded.h"
 #include "host/lua/sandbox_guards.h"
 
@@ -84,7 +86,7 @@ void limits_hook(lua_State* L, lua_Debug*) {
 }
 
 // print writes to stderr: the plugin's stdout carries the go-plugin handshake, and go-plugin
-// copies stderr into the CLI's log (TF_LOG).
+// copies stderr into the CLI's log (TF_LOG). Secrets are hidden there as in tf.log's lines.
 int print_to_stderr(lua_State* L) {
   const int n = lua_gettop(L);
   std::string line;
@@ -95,7 +97,7 @@ int print_to_stderr(lua_State* L) {
     line.append(text, length);
     lua_pop(L, 1);
   }
-  line += '\n';
+  line = engine::redact(std::move(line), secrets_of_call(L)) + '\n';
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   return 0;

@@ -10,7 +10,8 @@ faults a test arms on purpose (error statuses with or without Retry-After, slow 
     PATCH  /objects/ID         change the fields the body names, keep the others (revision up)
     DELETE /objects/ID         204; 404 when there is none
 
-With `token` set every request needs `Authorization: Bearer TOKEN` (401 otherwise). With
+With `token` set every request needs `Authorization: Bearer TOKEN` (401 otherwise, quoting the
+Authorization header it got, as careless APIs do). With
 `on_create` set, a new object also gets the fields it returns (what a real API assigns: an
 address, a creation time, defaults for fields the body leaves out or empty).
 """
@@ -120,7 +121,8 @@ def handler_for(api: ObjectApi):
                     return
             if api.token is not None and \
                     self.headers.get("Authorization") != f"Bearer {api.token}":
-                self.answer(401, {"error": "missing or wrong bearer token"})
+                self.answer(401, {"error": "missing or wrong bearer token",
+                                  "authorization": self.headers.get("Authorization")})
                 return
             url = urlsplit(self.path)
             parts = [p for p in url.path.split("/") if p]

@@ -3,6 +3,7 @@ the real CLI against a real HTTP server on loopback (tests/e2e/object_api.py): J
 bearer auth, retries on 429/5xx honouring Retry-After, errors that name the script line, the
 status and the body, timeouts that end a stalled request, pagination, TLS (with client
 certificates), proxies from the environment, and no state lost when the service fails."""
+import base64
 import re
 import signal
 import ssl
@@ -125,6 +126,21 @@ def test_errors_name_the_line_status_and_body_and_lose_no_state(web, api):
     api.api.faults.clear()
     assert resources(web.state())["web_object.a"]["values"]["id"] == "1"
     assert web.plan_exit_code() == 0
+
+
+def test_credentials_the_host_sends_are_hidden_when_a_server_echoes_them(web, api):
+    # The server quotes the Authorization header it refused. The host built it from the
+    # sensitive password: base64 of "admin:PASSWORD", which the password alone does not match.
+    password = "Basic-Pass-5521"
+    encoded = base64.b64encode(f"admin:{password}".encode()).decode()
+    provider = f'username = "admin"\n  password = "{password}"'
+    web.write(config(api.url, ALPHA, provider=provider).replace(f'token = "{TOKEN}"', ""))
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    text = squash(result.stderr)
+    assert "status 401" in text and '"authorization": "Basic ***' in text, text
+    log = web.log.read_text(errors="replace")
+    for secret in (password, encoded, encoded[:-4]):
+        assert secret not in result.stdout + result.stderr and secret not in log, secret
 
 
 def test_an_unreachable_server_is_retried_then_reported(web, api):

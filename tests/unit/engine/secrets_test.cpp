@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "scripted_logic.h"
 
@@ -74,4 +75,36 @@ TEST_CASE("redacted diagnostics keep their severity and path and lose their secr
   CHECK(hidden.items()[0].severity == Severity::Error);
   CHECK(path_to_string(hidden.items()[0].path) == "password");
   CHECK(hidden.items()[1].summary == "nothing secret");
+}
+
+TEST_CASE("a secret is hidden in the spellings scripts and the host give it") {
+  const std::string secret = "p@ss w\"rd/\n";
+  // Without its trailing newline, as file() reads it and a script forgets to trim.
+  CHECK(redact("password p@ss w\"rd/ refused", {secret}) == "password *** refused");
+  // JSON-escaped, with and without an escaped slash.
+  CHECK(redact(R"({"password":"p@ss w\"rd/\n"})", {secret}) == R"({"password":"***"})");
+  CHECK(redact(R"({"password":"p@ss w\"rd\/"})", {secret}) == R"({"password":"***"})");
+  // %q-quoted, as string.format("%q") writes it: the newline is a backslash and a newline.
+  CHECK(redact("\"p@ss w\\\"rd/\\\n\"", {secret}) == "\"***\"");
+  CHECK(redact("set \"tab\\9ed-secret\"", {"tab\ted-secret"}) == "set \"***\"");
+  // URL-encoded, in either case of hex, and as a form value.
+  CHECK(redact("?password=p%40ss%20w%22rd%2F", {secret}) == "?password=***");
+  CHECK(redact("?password=p%40ss+w%22rd%2f", {secret}) == "?password=***");
+}
+
+TEST_CASE("a secret is hidden in base64, alone or inside a longer encoded text") {
+  // base64("hunter22") and base64 of "user:hunter22" as Basic authentication sends it: the
+  // characters only the secret decides are hidden, whatever its offset in the encoded bytes.
+  // The last character also holds bits of whatever follows the secret: it stays.
+  CHECK(redact("token aHVudGVyMjI=", {"hunter22"}) == "token ***I=");
+  for (const char* encoded : {"dXNlcjpodW50ZXIyMg==", "dXNlcjE6aHVudGVyMjI=", "dTpodW50ZXIyMg=="}) {
+    const std::string hidden = redact(std::string("Authorization: Basic ") + encoded, {"hunter22"});
+    INFO(encoded << " -> " << hidden);
+    CHECK(hidden.find("***") != std::string::npos);
+    CHECK(hidden.size() < std::string("Authorization: Basic ").size() + std::strlen(encoded));
+  }
+  // The standard and the URL-safe alphabet.
+  CHECK(redact("YWI/fj9+ YWI_fj9-", {"ab?~?~"}) == "*** ***");
+  // Too short a secret has no base64 spelling: four characters would hide unrelated text.
+  CHECK(redact("aHVudA==", {"hunt"}) == "aHVudA==");
 }

@@ -7,6 +7,8 @@ return tf.provider {
   schema = {
     url = tf.string { required = true },
     token = tf.string { optional = true, sensitive = true },
+    username = tf.string { optional = true },
+    password = tf.string { optional = true, sensitive = true },
     retries = tf.number { optional = true },
     timeout = tf.string { optional = true },
     ca_file = tf.string { optional = true },
@@ -20,6 +22,8 @@ return tf.provider {
     return tf.http.client {
       base_url = config.url,
       bearer_token = config.token,
+      username = config.username,
+      password = config.password,
       retries = config.retries or 3,
       retry_wait_min = 0.05,
       retry_wait_max = "5s",
