@@ -209,7 +209,83 @@ void open_libraries(lua_State* L) {
   install_sandbox_guards(L);
 }
 
+// The globals' proxy's __newindex: every assignment to a global is refused.
+int refuse_global(lua_State* L) {
+  const char* name = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : luaL_typename(L, 2);
+  return luaL_error(L,
+                    "assignment to undeclared global '%s': declare it local (globals are "
+                    "shared by every script of the provider and by every later call)",
+                    name);
+}
+
+// rawset without a way around the proxy (upvalue 1: the proxy, upvalue 2: rawset).
+int guarded_rawset(lua_State* L) {
+  if (lua_rawequal(L, 1, lua_upvalueindex(1))) {
+    lua_settop(L, 2);
+    return refuse_global(L);
+  }
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
+}
+
+// pairs(_G) and next-style iteration see the real globals through the proxy.
+int globals_pairs(lua_State* L) {
+  lua_getglobal(L, "next");
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_getmetatable(L, -1);
+  lua_getfield(L, -1, "__index");
+  lua_remove(L, -2);
+  lua_remove(L, -2);
+  lua_pushnil(L);
+  return 3;
+}
+
+void seal(lua_State* L) {
+  // The real globals stay where the libraries put them, behind an empty proxy that becomes
+  // every chunk's _ENV (the registry's globals) and _G.
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  const int real = lua_gettop(L);
+  lua_newtable(L);
+  const int proxy = lua_gettop(L);
+  lua_createtable(L, 0, 4);
+  lua_pushvalue(L, real);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, refuse_global);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushcfunction(L, globals_pairs);
+  lua_setfield(L, -2, "__pairs");
+  lua_pushliteral(L, "the globals are sealed");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, proxy);
+
+  lua_pushvalue(L, proxy);
+  lua_setfield(L, real, "_G");
+  lua_pushvalue(L, proxy);
+  lua_getfield(L, real, "rawset");
+  lua_pushcclosure(L, guarded_rawset, 2);
+  lua_setfield(L, real, "rawset");
+  lua_pushvalue(L, proxy);
+  lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+
+  // getmetatable("") gives this string instead of the table every string shares.
+  lua_pushliteral(L, "");
+  if (lua_getmetatable(L, -1)) {
+    lua_pushliteral(L, "string");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+  }
+  lua_settop(L, real - 1);
+}
+
 }  // namespace
+
+void seal_globals(lua_State* L) {
+  if (auto failure = protected_run(L, seal)) {
+    throw std::runtime_error("cannot seal the Lua globals: " + *failure);
+  }
+}
 
 std::optional<std::string> limit_reached(lua_State* L) {
   if (const char* message = exceeded(run_limits(L))) return std::string(message);

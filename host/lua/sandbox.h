@@ -55,4 +55,11 @@ std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State*
 // it. Throws std::runtime_error when Lua cannot allocate the state or its libraries.
 StatePtr new_sandboxed_state(RunLimits* limits);
 
+// Seals what every script of a state shares, once the host has set it up: from now on an
+// assignment to a global (a forgotten `local`), also through _G or rawset, is an error at the
+// script's line, and the strings' metatable is out of reach (getmetatable("") gives a
+// string, not the table). One script can then no longer change what another sees, nor what
+// a later call on the same state sees. Reading an undeclared global still gives nil.
+void seal_globals(lua_State* L);
+
 }  // namespace luaform::lua

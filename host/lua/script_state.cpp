@@ -172,6 +172,7 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* 
       })) {
     throw std::runtime_error("cannot set up the Lua state: " + *failure);
   }
+  seal_globals(L);
   if (scripts.provider_script) load(*scripts.provider_script, "provider", {}, report);
   for (const auto& [type_name, file] : scripts.resources) {
     load(file, "resource", type_name, report);

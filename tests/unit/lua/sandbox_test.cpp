@@ -120,3 +120,61 @@ TEST_CASE("the memory limit comes from LUAFORM_MEMORY_LIMIT_MB, 1 GiB by default
   }
   CHECK(lua::RunLimits{}.memory_used == 0);
 }
+
+TEST_CASE("a global assignment is an error at its line; the shared tables stay as they are") {
+  // A forgotten local: `type = ...` once replaced the function every script and the SDK call.
+  const std::string forgotten = evaluate("(function() type = 'disk' end)()");
+  INFO(forgotten);
+  CHECK(forgotten.find("resource_probe.lua:6:") != std::string::npos);
+  CHECK(forgotten.find("assignment to undeclared global 'type': declare it local") !=
+        std::string::npos);
+  // Nor through _G, rawset or the proxy's metatable.
+  CHECK(evaluate("(function() _G.x = 1 end)()").find("undeclared global 'x'") != std::string::npos);
+  CHECK(evaluate("rawset(_G, 'x', 1)").find("undeclared global 'x'") != std::string::npos);
+  CHECK(evaluate("setmetatable(_G, nil)").find("protected metatable") != std::string::npos);
+  CHECK(evaluate("getmetatable(_G)") == "the globals are sealed");
+  // Strings' metatable is out of reach; string methods work as ever.
+  CHECK(evaluate("getmetatable('')") == "string");
+  CHECK(evaluate("('abc'):upper() .. #('x'):rep(3)") == "ABC3");
+  // Reading works: undeclared names are nil, pairs sees the real globals, rawset works elsewhere.
+  CHECK(evaluate("undeclared_name") == "nil");
+  CHECK(evaluate("(function() local n = 0 for k in pairs(_G) do if k == 'string' then n = 1 end "
+                 "end return n end)()") == "1");
+  CHECK(evaluate("rawset({}, 'k', 'v').k") == "v");
+  CHECK(evaluate("_G.string == string and _G == _ENV") == "true");
+}
+
+TEST_CASE("one script's forgotten local no longer breaks another's SDK validators") {
+  ProviderDir dir;
+  dir.write("resource_careless.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { kind = tf.string { optional = true } },
+  create = function(d)
+    type = d:get("kind")
+    d:set_id("x")
+  end,
+  read = function() end, delete = function() end,
+})");
+  dir.write("resource_careful.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { size = tf.number { optional = true, validate = tf.v.at_least(1) } },
+  create = function(d) d:set_id("y") end,
+  read = function() end, delete = function() end,
+})");
+  auto logic = dir.load();
+  REQUIRE(logic->load_diagnostics().empty());
+  Instance careless(*logic, "test_careless");
+  engine::ResourceData d(careless.schema, careless.null(),
+                         careless.object({{"kind", engine::Value::string("disk")}}),
+                         careless.object({{"kind", engine::Value::string("disk")}}));
+  const auto failed = logic->call(engine::Operation::Create, "test_careless", d);
+  REQUIRE(failed.has_errors());
+  CHECK(failed.items()[0].detail.find("resource_careless.lua:5: assignment to undeclared "
+                                      "global 'type'") != std::string::npos);
+  // The other resource's validator (which calls type()) runs on the same state as before.
+  const auto checked =
+      logic->validate_value(engine::SchemaOwner::Resource, "test_careful",
+                            {engine::AttributeName{"size"}}, engine::Value::number(0));
+  REQUIRE(checked.has_errors());
+  CHECK(checked.items()[0].detail.find("attempt to call") == std::string::npos);
+}
