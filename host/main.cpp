@@ -1,5 +1,9 @@
 // luaform: the host binary. Renamed terraform-provider-NAME and placed beside Lua scripts, it
 // is a Terraform/OpenTofu provider; started by hand, it explains itself.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +15,7 @@
 
 #include "host/discovery.h"
 #include "host/docs_command.h"
+#include "host/engine/duration.h"
 #include "host/engine/provider_service.h"
 #include "host/engine/schema_json.h"
 #include "host/lua/lua_provider.h"
@@ -160,6 +165,21 @@ std::optional<int> run_command(const std::string& arg, const std::filesystem::pa
   return std::nullopt;
 }
 
+// LUAFORM_LOAD_TIMEOUT (LoadOptions::kDefaultLoadTimeout when unset), or nullopt after saying what
+// is wrong with it.
+std::optional<std::chrono::milliseconds> load_timeout() {
+  const char* text = std::getenv("LUAFORM_LOAD_TIMEOUT");
+  if (text == nullptr || *text == '\0') return luaform::lua::LoadOptions::kDefaultLoadTimeout;
+  const auto parsed = luaform::engine::parse_duration(text);
+  if (!parsed || parsed->count() <= 0) {
+    std::cerr << "[ERROR] luaform: LUAFORM_LOAD_TIMEOUT must be a duration such as \"30s\" or "
+                 "\"2m\", not \""
+              << text << "\"\n";
+    return std::nullopt;
+  }
+  return std::chrono::ceil<std::chrono::milliseconds>(*parsed);
+}
+
 // Serves the provider `located` names to the CLI that started this process.
 int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
   luaform::protocol::ServeOptions options;
@@ -173,10 +193,21 @@ int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
   // The scripts are listed and loaded once serve() has printed the handshake, while the CLI
   // connects (listing a directory of 200 scripts takes a quarter of a millisecond; the CLI
   // waits for the handshake line at every start).
-  auto service = luaform::protocol::PendingService::deferred([located] {
-    return std::make_shared<luaform::engine::ProviderService>(
-        luaform::lua::load_provider(luaform::list_scripts(located)));
-  });
+  // One StopProvider counter from the start: a stop that arrives while the scripts load ends
+  // the load too.
+  luaform::lua::LoadOptions load;
+  load.stops = std::make_shared<std::atomic<uint64_t>>(0);
+  if (auto timeout = load_timeout()) {
+    load.load_timeout = *timeout;
+  } else {
+    return 1;
+  }
+  auto service = luaform::protocol::PendingService::deferred(
+      [located, load] {
+        return std::make_shared<luaform::engine::ProviderService>(
+            luaform::lua::load_provider(luaform::list_scripts(located), load));
+      },
+      [stops = load.stops] { stops->fetch_add(1); });
   return luaform::protocol::serve(service, options);
 }
 

@@ -4,7 +4,9 @@
 
 #include <atomic>
 #include <exception>
+#include <filesystem>
 #include <mutex>
+#include <set>
 
 #include "host/engine/secrets.h"
 #include "host/lua/state_pool.h"
@@ -20,18 +22,40 @@ using engine::Diagnostics;
 // so the bound matters only for a larger -parallelism; each idle state costs a few hundred KiB.
 constexpr size_t kMaxStates = 16;
 
+// `scripts` without the files in `failed`.
+ScriptSet without(ScriptSet scripts, const std::set<std::filesystem::path>& failed) {
+  if (scripts.provider_script && failed.contains(*scripts.provider_script)) {
+    scripts.provider_script.reset();
+  }
+  for (auto* kind : {&scripts.resources, &scripts.data_sources, &scripts.ephemeral_resources,
+                     &scripts.functions}) {
+    std::erase_if(*kind, [&](const auto& entry) { return failed.contains(entry.second); });
+  }
+  return scripts;
+}
+
 class LuaProvider : public engine::ProviderLogic {
  public:
-  explicit LuaProvider(ScriptSet scripts) : scripts_(std::move(scripts)) {
+  LuaProvider(ScriptSet scripts, LoadOptions options)
+      : scripts_(std::move(scripts)),
+        stops_(options.stops ? std::move(options.stops)
+                             : std::make_shared<std::atomic<uint64_t>>(0)),
+        load_timeout_(options.load_timeout) {
     std::unique_ptr<ScriptState> first;
     try {
-      first = std::make_unique<ScriptState>(scripts_, &stops_, &report_);
+      first = std::make_unique<ScriptState>(scripts_, stops_.get(), &report_, load_timeout_);
     } catch (const std::exception& e) {
       report_.diagnostics.error("Cannot start Lua", e.what());
     }
+    // Later states leave out what failed in the first: a script that ran into the load
+    // timeout would otherwise cost every new state that long.
+    later_scripts_ = without(scripts_, report_.failed);
     pool_ = std::make_unique<StatePool>(
-        [this] { return std::make_unique<ScriptState>(scripts_, &stops_, nullptr); }, kMaxStates,
-        std::move(first));
+        [this] {
+          return std::make_unique<ScriptState>(later_scripts_, stops_.get(), nullptr,
+                                               load_timeout_);
+        },
+        kMaxStates, std::move(first));
   }
 
   const Diagnostics& load_diagnostics() const override { return report_.diagnostics; }
@@ -163,7 +187,7 @@ class LuaProvider : public engine::ProviderLogic {
 
   // Ends the calls in flight; calls that begin later run (in --debug mode the provider lives on
   // through many CLI commands, each of which may be interrupted).
-  void stop() override { stops_.fetch_add(1); }
+  void stop() override { stops_->fetch_add(1); }
 
  private:
   // Every state runs configure with the latest configuration before its next call, so a state
@@ -184,7 +208,9 @@ class LuaProvider : public engine::ProviderLogic {
   }
 
   const ScriptSet scripts_;
-  std::atomic<uint64_t> stops_{0};
+  ScriptSet later_scripts_;  // scripts_ without those the first state could not load
+  const std::shared_ptr<std::atomic<uint64_t>> stops_;
+  const std::chrono::milliseconds load_timeout_;
   LoadReport report_;
   std::mutex config_mutex_;
   engine::Value config_;
@@ -194,8 +220,9 @@ class LuaProvider : public engine::ProviderLogic {
 
 }  // namespace
 
-std::shared_ptr<engine::ProviderLogic> load_provider(const ScriptSet& scripts) {
-  return std::make_shared<LuaProvider>(scripts);
+std::shared_ptr<engine::ProviderLogic> load_provider(const ScriptSet& scripts,
+                                                     LoadOptions options) {
+  return std::make_shared<LuaProvider>(scripts, std::move(options));
 }
 
 }  // namespace luaform::lua

@@ -160,7 +160,7 @@ class CallScope {
 }  // namespace
 
 ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops,
-                         LoadReport* report)
+                         LoadReport* report, std::chrono::milliseconds load_timeout)
     : scripts_(scripts),
       limits_{stops, stops != nullptr ? stops->load() : 0, std::nullopt, {}},
       state_(new_sandboxed_state(&limits_)) {
@@ -173,6 +173,12 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* 
     throw std::runtime_error("cannot set up the Lua state: " + *failure);
   }
   seal_globals(L);
+  // A top level that never returns must not hang GetProviderSchema: loading has a deadline,
+  // and answers StopProvider like any call.
+  limits_.deadline = std::chrono::steady_clock::now() + load_timeout;
+  limits_.deadline_message = "loading did not finish within " +
+                             engine::format_duration(load_timeout) +
+                             " (LUAFORM_LOAD_TIMEOUT sets the limit)";
   if (scripts.provider_script) load(*scripts.provider_script, "provider", {}, report);
   for (const auto& [type_name, file] : scripts.resources) {
     load(file, "resource", type_name, report);
@@ -184,6 +190,7 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* 
     load(file, "ephemeral", type_name, report);
   }
   for (const auto& [name, file] : scripts.functions) load(file, "function", name, report);
+  limits_.deadline.reset();
 }
 
 void ScriptState::load(const std::filesystem::path& file, const char* kind,
@@ -236,6 +243,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     if (report) {
       report->diagnostics.error("Cannot load " + display,
                                 prefixed(display, failure.value_or(display)));
+      report->failed.insert(file);
     }
     return;
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -24,10 +25,11 @@ namespace luaform::lua {
 struct LoadReport {
   engine::Diagnostics diagnostics;
   engine::ProviderSchema schema;
-  std::set<std::string> with_update;  // resource types declaring update
-  std::set<std::string> importable;   // resource types declaring import
-  std::set<std::string> customizing;  // resource types declaring customize_diff
-  std::set<std::string> moving;       // resource types declaring move_state
+  std::set<std::string> with_update;       // resource types declaring update
+  std::set<std::string> importable;        // resource types declaring import
+  std::set<std::string> customizing;       // resource types declaring customize_diff
+  std::set<std::string> moving;            // resource types declaring move_state
+  std::set<std::filesystem::path> failed;  // scripts that did not load
 };
 
 class ScriptState {
@@ -35,8 +37,10 @@ class ScriptState {
   // Creates the state and runs every script; a script that fails is left out and, when
   // `report` is given, described there. Throws std::runtime_error only when Lua cannot even
   // create the state.
-  // `stops` counts the provider's StopProvider calls (see RunLimits).
-  ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops, LoadReport* report);
+  // `stops` counts the provider's StopProvider calls (see RunLimits); a stop ends loading too.
+  // Loading all scripts may take `load_timeout`: a script still running then fails to load.
+  ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops, LoadReport* report,
+              std::chrono::milliseconds load_timeout);
   ScriptState(const ScriptState&) = delete;
   ScriptState& operator=(const ScriptState&) = delete;
 

@@ -1,5 +1,6 @@
 #include "host/protocol/pending_service.h"
 
+#include <chrono>
 #include <exception>
 #include <stdexcept>
 #include <utility>
@@ -10,9 +11,10 @@ PendingService::Load::~Load() {
   if (thread.joinable()) thread.join();
 }
 
-PendingService PendingService::deferred(Loader load) {
+PendingService PendingService::deferred(Loader load, std::function<void()> stop) {
   auto state = std::make_shared<Load>();
   state->loader = std::move(load);
+  state->stop = std::move(stop);
   return PendingService(std::move(state));
 }
 
@@ -42,6 +44,15 @@ engine::ProviderService& PendingService::get() const {
   const auto& service = load_->result.get();
   if (!service) throw std::logic_error("the provider's loader returned no service");
   return *service;
+}
+
+void PendingService::stop() const {
+  const bool loaded = load_->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  if (loaded || !load_->stop) {
+    get().stop_provider();
+  } else {
+    load_->stop();
+  }
 }
 
 }  // namespace luaform::protocol

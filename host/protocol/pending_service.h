@@ -19,8 +19,9 @@ class PendingService {
   using Loader = std::function<std::shared_ptr<engine::ProviderService>()>;
 
   // A service that `load` makes on a thread of its own once start() is called (or an RPC
-  // needs it first); what it returns or throws is what every RPC gets.
-  static PendingService deferred(Loader load);
+  // needs it first); what it returns or throws is what every RPC gets. `stop` stops the
+  // provider whether or not it has finished loading (see stop()).
+  static PendingService deferred(Loader load, std::function<void()> stop = {});
   // A service that is already loaded (the unit tests' servers).
   static PendingService ready(std::shared_ptr<engine::ProviderService> service);
 
@@ -31,10 +32,15 @@ class PendingService {
   engine::ProviderService& get() const;
   engine::ProviderService* operator->() const { return &get(); }
 
+  // StopProvider: ends the calls in flight without waiting for the load, which a stop ends
+  // too (a script whose top level never returns must not keep one Ctrl-C from working).
+  void stop() const;
+
  private:
   // Shared by every copy; the last copy to go joins the loading thread.
   struct Load {
     Loader loader;
+    std::function<void()> stop;  // empty for a service that was ready
     std::once_flag started;
     std::promise<std::shared_ptr<engine::ProviderService>> promise;
     std::shared_future<std::shared_ptr<engine::ProviderService>> result =

@@ -3,8 +3,10 @@
 // socket on stdout, then serve until the CLI says Shutdown or we get SIGTERM.
 #include "host/protocol/serve.h"
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -14,8 +16,11 @@
 #include "host/platform.h"
 #include "host/protocol/handshake.h"
 #include "host/protocol/plugin_server.h"
+#include "host/protocol/shutdown_signal.h"
 #include "host/protocol/signal_watcher.h"
 #if !defined(_WIN32)
+#include <unistd.h>
+
 #include "host/protocol/socket_path.h"
 #endif
 #include "host/protocol/tls_certificate.h"
@@ -34,6 +39,65 @@ void announce(const std::string& line) {
   std::cout << line << "\n";
   std::cout.flush();
 }
+
+// How long calls may run on after Shutdown or SIGTERM stopped them.
+constexpr std::chrono::seconds kShutdownGrace{5};
+
+// Ends the process if it is still running `grace` after it was made: shutdown must finish.
+class ExitWatchdog {
+ public:
+  explicit ExitWatchdog(std::chrono::seconds grace)
+      : thread_([this, grace] {
+          if (done_.wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(grace))) return;
+          std::cerr << "[ERROR] luaform: calls still running " << grace.count()
+                    << " s after shutdown; exiting without them\n";
+          std::cerr.flush();
+          std::_Exit(2);
+        }) {}
+  ~ExitWatchdog() {
+    done_.request();
+    thread_.join();
+  }
+  ExitWatchdog(const ExitWatchdog&) = delete;
+  ExitWatchdog& operator=(const ExitWatchdog&) = delete;
+
+ private:
+  ShutdownSignal done_;
+  std::thread thread_;
+};
+
+// Requests shutdown when the process that started this one is gone (POSIX: this process is
+// given another parent). Not in debug mode, where a human owns the process.
+class ParentWatch {
+ public:
+  ParentWatch(bool debug, ShutdownSignal& shutdown) {
+#if defined(_WIN32)
+    (void)debug;
+    (void)shutdown;
+#else
+    if (debug) return;
+    thread_ = std::thread([this, &shutdown, parent = getppid()] {
+      while (!done_.wait_for(std::chrono::milliseconds(500))) {
+        if (getppid() != parent) {
+          std::cerr << "[WARN] luaform: the CLI that started this provider is gone; exiting\n";
+          shutdown.request();
+          return;
+        }
+      }
+    });
+#endif
+  }
+  ~ParentWatch() {
+    done_.request();
+    if (thread_.joinable()) thread_.join();
+  }
+  ParentWatch(const ParentWatch&) = delete;
+  ParentWatch& operator=(const ParentWatch&) = delete;
+
+ private:
+  ShutdownSignal done_;
+  std::thread thread_;
+};
 
 }  // namespace
 
@@ -127,7 +191,19 @@ int serve(const PendingService& service, const ServeOptions& options) {
   // plugin to start: the CLI connects meanwhile, and an early RPC waits for the load.
   service.start();
 
+  // The CLI gone without a word (killed): nobody will call Shutdown, so the process ends itself
+  // rather than serve, or spin in a script, forever.
+  ParentWatch parent_watch(options.debug, signal_shutdown);
+
   server->shutdown_signal().wait();
+  // Scripts still running are stopped, and whatever still runs after the grace (native code no
+  // stop reaches) does not keep the process alive: it exits regardless.
+  try {
+    service.stop();
+  } catch (const std::exception&) {
+    // The provider failed to load: nothing of it runs.
+  }
+  ExitWatchdog watchdog(kShutdownGrace);
   server->stop();
   signal_shutdown.request();  // releases the relay when the RPC, not a signal, ended us
   relay.join();

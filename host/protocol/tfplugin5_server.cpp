@@ -222,7 +222,7 @@ Status Tfplugin5Server::ValidateActionConfig(Ctx*, const p5::ValidateActionConfi
 
 Status Tfplugin5Server::Stop(Ctx*, const p5::Stop::Request*, p5::Stop::Response* resp) {
   try {
-    service_->stop_provider();
+    service_.stop();
   } catch (const std::exception& e) {
     resp->set_error(e.what());
   } catch (...) {

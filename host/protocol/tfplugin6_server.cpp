@@ -268,7 +268,7 @@ Status Tfplugin6Server::ValidateActionConfig(Ctx*, const p6::ValidateActionConfi
 Status Tfplugin6Server::StopProvider(Ctx*, const p6::StopProvider::Request*,
                                      p6::StopProvider::Response* resp) {
   try {
-    service_->stop_provider();
+    service_.stop();
   } catch (const std::exception& e) {
     resp->set_error(e.what());
   } catch (...) {

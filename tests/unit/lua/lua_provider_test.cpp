@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -440,4 +442,55 @@ return tf.resource {
                                gone.null(), gone.null());
   REQUIRE_FALSE(logic->call(engine::Operation::Read, "test_gone", present).has_errors());
   CHECK(present.get("name") == engine::Value::string("read ran"));
+}
+
+namespace {
+
+constexpr const char* kFineResource = R"(local tf = require("luaform")
+return tf.resource {
+  schema = { name = tf.string { optional = true } },
+  create = function(d) d:set_id("x") end,
+  read = function() end, delete = function() end,
+})";
+
+}  // namespace
+
+TEST_CASE("a script whose top level never returns fails to load at the load timeout") {
+  ProviderDir dir;
+  dir.write("resource_spin.lua", "local n = 0\nwhile true do n = n + 1 end\n");
+  dir.write("resource_fine.lua", kFineResource);
+  lua::LoadOptions options;
+  options.load_timeout = std::chrono::milliseconds(300);
+  const auto started = std::chrono::steady_clock::now();
+  auto logic = lua::load_provider(dir.scripts(), options);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+  const std::string errors = all_text(logic->load_diagnostics());
+  CHECK(errors.find("resource_spin.lua:2: loading did not finish within") != std::string::npos);
+  CHECK(errors.find("LUAFORM_LOAD_TIMEOUT") != std::string::npos);
+  // The other scripts load and serve.
+  REQUIRE(logic->schema().resources.count("test_fine") == 1);
+  Instance fine(*logic, "test_fine");
+  engine::ResourceData d(fine.schema, fine.null(), fine.null(), fine.null());
+  CHECK_FALSE(logic->call(Operation::Create, "test_fine", d).has_errors());
+}
+
+TEST_CASE("a stop that comes while the scripts load ends the load; later calls run") {
+  ProviderDir dir;
+  dir.write("resource_spin.lua", "while true do end\n");
+  dir.write("resource_fine.lua", kFineResource);
+  lua::LoadOptions options;
+  options.stops = std::make_shared<std::atomic<uint64_t>>(0);
+  options.load_timeout = std::chrono::minutes(10);
+  std::thread stopper([stops = options.stops] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stops->fetch_add(1);
+  });
+  const auto started = std::chrono::steady_clock::now();
+  auto logic = lua::load_provider(dir.scripts(), options);
+  stopper.join();
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
+  CHECK(all_text(logic->load_diagnostics()).find("stopped by StopProvider") != std::string::npos);
+  Instance fine(*logic, "test_fine");
+  engine::ResourceData d(fine.schema, fine.null(), fine.null(), fine.null());
+  CHECK_FALSE(logic->call(Operation::Create, "test_fine", d).has_errors());
 }

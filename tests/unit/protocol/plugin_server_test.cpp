@@ -112,6 +112,33 @@ TEST_CASE("an RPC that arrives while the provider is still loading waits for it"
   CHECK(resp.resource_schemas().count("test_file") == 1);
 }
 
+TEST_CASE("StopProvider is answered while the provider is still loading, and ends the load") {
+  // The loader stands for scripts whose top level loops until a stop reaches them.
+  auto stopped = std::make_shared<std::promise<void>>();
+  std::shared_future<void> stop_seen = stopped->get_future().share();
+  TlsFixture f("P-256", PendingService::deferred(
+                            [stop_seen] {
+                              stop_seen.wait();
+                              return testing::file_provider();
+                            },
+                            [stopped] { stopped->set_value(); }));
+  auto stub = tfplugin6::Provider::NewStub(f.channel());
+  tfplugin6::GetProviderSchema::Response schema;
+  auto loading = std::async(std::launch::async, [&] {
+    return stub->GetProviderSchema(testing::context().get(), {}, &schema);
+  });
+  CHECK(loading.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
+  tfplugin6::StopProvider::Response stop;
+  auto stopping = std::async(
+      std::launch::async, [&] { return stub->StopProvider(testing::context().get(), {}, &stop); });
+  REQUIRE(stopping.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  CHECK(stopping.get().ok());
+  CHECK(stop.error().empty());
+  // The stop reached the load, which ends; the waiting RPC gets its answer.
+  REQUIRE(loading.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  CHECK(loading.get().ok());
+}
+
 TEST_CASE("a deferred provider loads when started, before any RPC asks for it") {
   std::promise<void> loaded;
   auto done = loaded.get_future();

@@ -1,0 +1,130 @@
+"""No script keeps the provider from ending: a top level that never returns is a load error at
+LUAFORM_LOAD_TIMEOUT (which also bounds a Ctrl-C during the load), and a script stuck where no stop
+reaches it (native code) ends with the process at SIGTERM or when the CLI is gone, within a
+bounded grace (tests/HARDENING.md).
+
+tests/e2e/providers/slowload has a script whose top level loops; tests/e2e/providers/spinner
+a create stuck inside one backtracking pattern match.
+"""
+import os
+import signal
+import time
+from pathlib import Path
+
+from harness import CRASH_MARKERS, required_providers, squash
+
+# Shutdown's grace in host/protocol/serve.cpp, and what the machine may add to it.
+GRACE = 5
+MARGIN = 10
+
+
+def provider_processes(name: str) -> list[int]:
+    """The pids of running hosts serving provider `name` (by their executable's name)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if command.endswith(f"terraform-provider-{name}") and state != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_a_top_level_that_never_returns_is_a_load_error_at_the_load_timeout(make_tofu,
+                                                                          test_provider):
+    tofu = make_tofu({"slowload": test_provider("slowload")})
+    tofu.extra_env["LUAFORM_LOAD_TIMEOUT"] = "2s"
+    tofu.write(required_providers("slowload") + """
+resource "slowload_fine" "it" {
+  name = "x"
+}
+""")
+    started = time.monotonic()
+    result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    assert time.monotonic() - started < 60
+    stderr = squash(result.stderr)
+    assert "Cannot load resource_spin.lua" in stderr, result.stderr
+    assert "resource_spin.lua:5: loading did not finish within 2s" in stderr, result.stderr
+    for marker in CRASH_MARKERS:
+        assert marker not in result.stdout + result.stderr
+
+
+def test_ctrl_c_while_the_scripts_load_ends_the_command_at_the_load_timeout(make_tofu,
+                                                                            test_provider):
+    # The CLI sends no StopProvider while it waits for the schema (a StopProvider that comes
+    # then is answered at once and ends the load: plugin_server_test); the load timeout bounds
+    # the wait instead of the script.
+    tofu = make_tofu({"slowload": test_provider("slowload")})
+    tofu.extra_env["LUAFORM_LOAD_TIMEOUT"] = "5s"
+    tofu.write(required_providers("slowload") + """
+resource "slowload_fine" "it" {
+  name = "x"
+}
+""")
+    process = tofu.start("plan", "-input=false")
+    try:
+        assert wait_for(lambda: provider_processes("slowload"), 60), "the provider never started"
+        started = time.monotonic()
+        time.sleep(1)  # the CLI is waiting for the schema
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+        assert time.monotonic() - started < 5 + MARGIN, stdout + stderr
+        assert process.returncode != 0
+        assert wait_for(lambda: not provider_processes("slowload"), GRACE + MARGIN)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def start_stuck_apply(tofu):
+    tofu.write(required_providers("spinner") + """
+resource "spinner_stuck" "it" {
+  name = "x"
+}
+""")
+    process = tofu.start("apply", "-auto-approve", "-input=false")
+    assert wait_for(lambda: tofu.log.exists() and
+                    "entering the pattern match" in tofu.log.read_text(errors="replace"), 60), \
+        "the create never began"
+    pids = provider_processes("spinner")
+    assert len(pids) == 1, pids
+    return process, pids[0]
+
+
+def test_sigterm_ends_a_provider_whose_script_no_stop_reaches(make_tofu, test_provider):
+    tofu = make_tofu({"spinner": test_provider("spinner")})
+    process, pid = start_stuck_apply(tofu)
+    try:
+        time.sleep(0.5)
+        terminated = time.monotonic()
+        os.kill(pid, signal.SIGTERM)
+        assert wait_for(lambda: pid not in provider_processes("spinner"), GRACE + MARGIN), \
+            "the provider outlived its shutdown grace"
+        assert time.monotonic() - terminated >= 0
+        stdout, stderr = process.communicate(timeout=120)
+        assert process.returncode != 0, stdout + stderr
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_a_provider_whose_cli_is_killed_ends_itself(make_tofu, test_provider):
+    tofu = make_tofu({"spinner": test_provider("spinner")})
+    process, pid = start_stuck_apply(tofu)
+    process.kill()  # SIGKILL: the CLI says nothing to its provider
+    process.communicate(timeout=60)
+    assert wait_for(lambda: pid not in provider_processes("spinner"), 1 + GRACE + MARGIN), \
+        "the orphaned provider kept running"
