@@ -13,8 +13,17 @@ local function both_strings(old, new)
   return type(old) == "string" and type(new) == "string"
 end
 
+-- Linear in the length of `s`: each find below is anchored at one position. (gsub("%s+$", "")
+-- tries every run of spaces inside the text from each of its positions: quadratic.)
 local function trimmed(s)
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+  local first, last = 1, #s
+  while first <= last and s:find("^%s", first) do
+    first = first + 1
+  end
+  while last >= first and s:find("^%s", last) do
+    last = last - 1
+  end
+  return s:sub(first, last)
 end
 
 -- "Web-01" and "web-01": names an API treats without regard to case.

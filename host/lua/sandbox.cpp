@@ -12,6 +12,7 @@
 #include "host/lua/call_context.h"
 #include "host/lua/guarded.h"
 #include "host/lua/sandbox_guards.h"
+#include "host/lua/string_patterns.h"
 
 namespace luaform::lua {
 namespace {
@@ -207,6 +208,7 @@ void open_libraries(lua_State* L) {
   lua_pushcfunction(L, guarded<print_to_stderr>);
   lua_setglobal(L, "print");
   install_sandbox_guards(L);
+  install_budgeted_patterns(L);
 }
 
 // The globals' proxy's __newindex: every assignment to a global is refused.
