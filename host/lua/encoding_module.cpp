@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "host/lua/guarded.h"
+#include "host/lua/sandbox.h"
 
 namespace luaform::lua {
 namespace {
@@ -45,7 +46,10 @@ int digest(lua_State* L) {
 
 int base64_encode(lua_State* L) {
   const std::string_view text = argument(L);
-  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
+  const size_t encoded = 4 * ((text.size() + 2) / 3) + 1;
+  // Held twice at the end: here, and as the Lua string made from it.
+  NativeMemory(L, "base64.encode").add(2 * encoded);
+  std::string out(encoded, '\0');
   const int size = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
                                    reinterpret_cast<const unsigned char*>(text.data()),
                                    static_cast<int>(text.size()));
@@ -72,6 +76,7 @@ int base64_decode(lua_State* L) {
     }
   }
   if (!valid) throw std::runtime_error("base64.decode: the text is not base64");
+  NativeMemory(L, "base64.decode").add(2 * (text.size() / 4 * 3));
   std::string out(text.size() / 4 * 3, '\0');
   const int size = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
                                    reinterpret_cast<const unsigned char*>(text.data()),

@@ -39,10 +39,17 @@ struct Attempt {
   Response response;
   const Interruption* interruption = nullptr;
   std::optional<std::string> interrupted;  // why the progress callback ended the attempt
+  size_t max_body = SIZE_MAX;
+  bool body_too_long = false;
 };
 
 size_t on_body(char* data, size_t size, size_t count, void* user) {
-  static_cast<Attempt*>(user)->response.body.append(data, size * count);
+  auto* attempt = static_cast<Attempt*>(user);
+  if (size * count > attempt->max_body - attempt->response.body.size()) {
+    attempt->body_too_long = true;
+    return 0;  // ends the transfer
+  }
+  attempt->response.body.append(data, size * count);
   return size * count;
 }
 
@@ -112,6 +119,7 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
   lib.easy_reset(curl);  // keeps the connection cache
   Attempt attempt;
   attempt.interruption = &interruption;
+  attempt.max_body = request.max_response_bytes;
   char error_text[CURL_ERROR_SIZE] = {};
 
   std::unique_ptr<curl_slist, SlistFree> headers;
@@ -191,6 +199,12 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
 
   const CURLcode code = lib.easy_perform(curl);
   if (attempt.interrupted) throw TransportError(*attempt.interrupted);
+  if (attempt.body_too_long) {
+    throw AttemptFailed("the response body is longer than " +
+                            std::to_string(request.max_response_bytes) + " bytes, " +
+                            request.max_response_why,
+                        false);
+  }
   if (code != CURLE_OK) {
     std::string message = error_text[0] != '\0' ? error_text : lib.easy_strerror(code);
     if (code == CURLE_OPERATION_TIMEDOUT && interruption.deadline &&

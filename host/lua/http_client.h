@@ -5,6 +5,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -33,6 +35,11 @@ struct Request {
   Milliseconds timeout{60000};          // per attempt, from connecting to the last byte
   Milliseconds connect_timeout{10000};  // per attempt
   Tls tls;
+  // A response body longer than this ends the attempt with an error (not retried) saying so
+  // and why the bound is there: `max_response_why` ("the client's max_response_bytes"). The
+  // bound holds after decompression (a small gzip body may inflate to gigabytes).
+  size_t max_response_bytes = SIZE_MAX;
+  std::string max_response_why;
 };
 
 struct Response {

@@ -24,6 +24,9 @@ constexpr const char* kErrorMetatable = "luaform.http.error";
 // Bodies quoted in error messages are cut here: enough to read an API's error, not a page.
 constexpr size_t kQuotedBodyLimit = 512;
 
+// A response body the client takes at most, unless its max_response_bytes says otherwise.
+constexpr size_t kDefaultMaxResponseBytes = size_t{64} << 20;
+
 struct ClientOptions {
   std::string base_url;
   http::Headers headers;
@@ -32,6 +35,7 @@ struct ClientOptions {
   http::Milliseconds connect_timeout{10000};
   http::RetryPolicy retry;
   http::Tls tls;
+  size_t max_response_bytes = kDefaultMaxResponseBytes;
 };
 
 struct Client {
@@ -79,6 +83,20 @@ std::optional<http::Milliseconds> duration_field(lua_State* L, int table, const 
     lua_pop(L, 1);
     throw std::runtime_error(std::string("http: ") + name +
                              " must be a number of seconds or a duration string");
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
+std::optional<size_t> byte_count_field(lua_State* L, int table, const char* name) {
+  lua_getfield(L, table, name);
+  std::optional<size_t> out;
+  if (!lua_isnil(L, -1)) {
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1) {
+      lua_pop(L, 1);
+      throw std::runtime_error(std::string("http: ") + name + " must be a whole number of bytes");
+    }
+    out = static_cast<size_t>(lua_tointeger(L, -1));
   }
   lua_pop(L, 1);
   return out;
@@ -185,7 +203,7 @@ ClientOptions read_client_options(lua_State* L, int table) {
   reject_unknown_keys(L, table,
                       {"base_url", "headers", "username", "password", "bearer_token", "timeout",
                        "connect_timeout", "retries", "retry_wait_min", "retry_wait_max", "ca_file",
-                       "client_cert", "client_key", "insecure"},
+                       "client_cert", "client_key", "insecure", "max_response_bytes"},
                       "client");
   ClientOptions options;
   options.base_url = string_field(L, table, "base_url");
@@ -203,6 +221,7 @@ ClientOptions read_client_options(lua_State* L, int table) {
   if (auto t = duration_field(L, table, "timeout")) options.timeout = *t;
   if (auto t = duration_field(L, table, "connect_timeout")) options.connect_timeout = *t;
   if (auto n = count_field(L, table, "retries")) options.retry.max_retries = *n;
+  if (auto n = byte_count_field(L, table, "max_response_bytes")) options.max_response_bytes = *n;
   if (auto t = duration_field(L, table, "retry_wait_min")) options.retry.min_wait = *t;
   if (auto t = duration_field(L, table, "retry_wait_max")) options.retry.max_wait = *t;
   if (options.retry.max_wait < options.retry.min_wait) {
@@ -329,10 +348,21 @@ Call read_call(lua_State* L, const Client& client, const std::string& method, in
   return call;
 }
 
-http::Response send(lua_State* L, Client& client, const Call& call) {
+http::Response send(lua_State* L, Client& client, Call& call) {
   http::Interruption interruption;
   interruption.reason = [L] { return limit_reached(L); };
   interruption.deadline = current_deadline(L);
+  // The body is held here, then as the script's string: twice what it takes of the memory
+  // the script has left.
+  const size_t memory_left = NativeMemory(L, "the response").left() / 2;
+  if (memory_left < client.options.max_response_bytes) {
+    call.request.max_response_bytes = memory_left;
+    call.request.max_response_why =
+        "all the script has left under its memory limit (LUAFORM_MEMORY_LIMIT_MB)";
+  } else {
+    call.request.max_response_bytes = client.options.max_response_bytes;
+    call.request.max_response_why = "the client's max_response_bytes (default 64 MiB)";
+  }
   return client.session.send(call.request, call.retry, interruption);
 }
 
@@ -435,7 +465,7 @@ int collect_client(lua_State* L) {
 int request(lua_State* L) {
   Client& client = check_client(L);
   luaL_checktype(L, 2, LUA_TTABLE);
-  const Call call = read_call(L, client, "GET", 0, 2, 0);
+  Call call = read_call(L, client, "GET", 0, 2, 0);
   http::Response response;
   try {
     response = send(L, client, call);
@@ -454,7 +484,7 @@ int convenience(lua_State* L) {
   const int options = WithBody ? 4 : 3;
   if (!lua_isnoneornil(L, options)) luaL_checktype(L, options, LUA_TTABLE);
   lua_settop(L, options);
-  const Call call =
+  Call call =
       read_call(L, client, method, 2, lua_isnil(L, options) ? 0 : options, WithBody ? 3 : 0);
   http::Response response;
   try {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "host/lua/guarded.h"
+#include "host/lua/sandbox.h"
 
 namespace luaform::lua {
 namespace {
@@ -112,6 +113,60 @@ void push(lua_State* L, const nlohmann::json& j, NullAs null_as, int depth = 0) 
   }
 }
 
+// What a JSON value of `string_bytes` of text takes in memory, roughly: the node, and a
+// string's heap block.
+size_t node_bytes(size_t string_bytes) {
+  return sizeof(nlohmann::json) + (string_bytes > 0 ? string_bytes + 32 : 0);
+}
+
+// What the document parsed from `size` bytes of `text` will take, from one pass over the text:
+// its values (a comma, colon or opening bracket each starts one), object members, and the
+// bytes of its strings. nlohmann's own parse callback cannot count it: with a callback, its
+// parser rescans an array at the end of every object in it (quadratic).
+size_t document_bytes(const char* text, size_t size) {
+  size_t values = 1;
+  size_t members = 0;
+  size_t string_bytes = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < size; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      ++string_bytes;
+      continue;
+    }
+    switch (c) {
+      case '"':
+        in_string = true;
+        break;
+      case ',':
+      case '[':
+      case '{':
+        ++values;
+        break;
+      case ':':
+        ++members;
+        break;
+      default:
+        break;
+    }
+  }
+  return values * node_bytes(0) + members * (node_bytes(0) + 64) + string_bytes * 2;
+}
+
+// Parses `size` bytes of `text` once the document it makes is counted against the state's
+// memory limit (a text of a few MB can make a document ten times as large). With `exceptions`
+// false, text that is not JSON gives a discarded value instead of a parse_error.
+nlohmann::json parse_counted(lua_State* L, const char* what, const char* text, size_t size,
+                             bool exceptions) {
+  NativeMemory(L, what).add(document_bytes(text, size));
+  return nlohmann::json::parse(text, text + size, nullptr, exceptions);
+}
+
 // Both functions are wrapped in guarded<>, so they report errors by throwing: a Lua error
 // (longjmp) would skip the destructors of the strings and documents they hold.
 int decode(lua_State* L) {
@@ -119,7 +174,7 @@ int decode(lua_State* L) {
   const char* text = luaL_checklstring(L, 1, &size);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text, text + size);
+    j = parse_counted(L, "json.decode", text, size, true);
   } catch (const nlohmann::json::parse_error& e) {
     // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
     std::string why = e.what();
@@ -132,7 +187,10 @@ int decode(lua_State* L) {
 }
 
 // Lua value at `index` -> JSON. `where` is the JSON path of the value ("$.a[2]") for messages.
-nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth);
+// The document's memory is counted in `memory` as it grows (a table may hold one large string
+// many times over).
+nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth,
+                       NativeMemory& memory);
 
 [[noreturn]] void unusable_key(const std::string& where, const std::string& key_type) {
   throw std::runtime_error("json.encode: " + where +
@@ -142,7 +200,8 @@ nlohmann::json to_json(lua_State* L, int index, const std::string& where, int de
 
 // A table is an array when marked as one or when its keys are exactly 1..n (n >= 1); an object
 // when every key is a string; anything else is refused rather than guessed at.
-nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, int depth) {
+nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, int depth,
+                             NativeMemory& memory) {
   const lua_Integer length = static_cast<lua_Integer>(lua_rawlen(L, index));
   lua_Integer integer_keys = 0;
   bool string_keys = false;
@@ -170,7 +229,7 @@ nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, 
     nlohmann::json array = nlohmann::json::array();
     for (lua_Integer i = 1; i <= length; ++i) {
       lua_rawgeti(L, index, i);
-      array.push_back(to_json(L, -1, where + "[" + std::to_string(i) + "]", depth + 1));
+      array.push_back(to_json(L, -1, where + "[" + std::to_string(i) + "]", depth + 1, memory));
       lua_pop(L, 1);
     }
     return array;
@@ -182,13 +241,15 @@ nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, 
     const std::string key = lua_tostring(L, -2);
     std::string member = where;
     member.append(".").append(key);
-    object[key] = to_json(L, -1, member, depth + 1);
+    memory.add(node_bytes(key.size()) + 32);  // the key and the map's node
+    object[key] = to_json(L, -1, member, depth + 1, memory);
     lua_pop(L, 1);
   }
   return object;
 }
 
-nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth) {
+nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth,
+                       NativeMemory& memory) {
   index = lua_absindex(L, index);
   if (depth > kMaxDepth || !lua_checkstack(L, 4)) {
     throw std::runtime_error("json.encode: " + where + " is nested more than " +
@@ -212,13 +273,15 @@ nlohmann::json to_json(lua_State* L, int index, const std::string& where, int de
     case LUA_TSTRING: {
       size_t size = 0;
       const char* text = lua_tolstring(L, index, &size);
+      memory.add(node_bytes(size));
       return std::string(text, size);
     }
     case LUA_TLIGHTUSERDATA:
       if (lua_touserdata(L, index) == &kNullSentinel) return nullptr;
       break;
     case LUA_TTABLE:
-      return table_to_json(L, index, where, depth);
+      memory.add(node_bytes(0));
+      return table_to_json(L, index, where, depth, memory);
     default:
       break;
   }
@@ -230,7 +293,10 @@ nlohmann::json to_json(lua_State* L, int index, const std::string& where, int de
 // UTF-8) rather than mangled.
 int encode(lua_State* L) {
   luaL_checkany(L, 1);
-  const nlohmann::json j = to_json(L, 1, "$", 0);
+  NativeMemory memory(L, "json.encode");
+  const nlohmann::json j = to_json(L, 1, "$", 0, memory);
+  // The text: about as long as the document's strings, which it holds at once with them.
+  memory.add(memory.held());
   std::string text;
   try {
     text = j.dump();
@@ -268,7 +334,7 @@ int equivalent(lua_State* L) {
 }  // namespace
 
 void push_json(lua_State* L, const std::string& text) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j = parse_counted(L, "reading the stored state", text.data(), text.size(), false);
   if (j.is_discarded()) throw std::runtime_error("the stored state is not valid JSON");
   push(L, j, NullAs::Absent);
 }
@@ -304,7 +370,8 @@ std::string with_json_member(lua_State* L, const std::string& document, const st
   if (lua_isnil(L, index)) {
     j.erase(key);
   } else {
-    j[key] = to_json(L, index, "$." + key, 0);
+    NativeMemory memory(L, what);
+    j[key] = to_json(L, index, "$." + key, 0, memory);
   }
   try {
     return j.dump();

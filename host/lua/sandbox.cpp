@@ -1,5 +1,6 @@
 #include "host/lua/sandbox.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -298,6 +299,24 @@ std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State*
   const RunLimits* limits = run_limits(L);
   if (limits == nullptr) return std::nullopt;
   return limits->deadline;
+}
+
+NativeMemory::NativeMemory(lua_State* L, std::string what)
+    : limit_(0), left_(SIZE_MAX), what_(std::move(what)) {
+  if (const RunLimits* limits = run_limits(L); limits != nullptr && limits->memory_limit != 0) {
+    limit_ = limits->memory_limit;
+    left_ = limits->memory_used < limit_ ? limit_ - limits->memory_used : 0;
+  }
+}
+
+void NativeMemory::add(size_t bytes) {
+  if (bytes > left_ - held_) {
+    throw std::runtime_error(what_ + " would hold more than the " + std::to_string(left_ >> 20) +
+                             " MiB the script has left under its memory limit of " +
+                             std::to_string(limit_ >> 20) +
+                             " MiB (LUAFORM_MEMORY_LIMIT_MB sets the limit)");
+  }
+  held_ += bytes;
 }
 
 size_t RunLimits::default_memory_limit() {

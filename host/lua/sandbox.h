@@ -51,6 +51,26 @@ std::optional<std::string> limit_reached(lua_State* L);
 // The running operation's deadline, if it has one.
 std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State* L);
 
+// What native code holds while it builds a result for a script (a JSON document, an HTTP
+// response body), counted against the state's memory limit: such memory is not Lua's, so the
+// allocator never sees it, and a helper could otherwise take the host far past the limit (160
+// references to one 8 MiB string, encoded as JSON: 1.3 GB). add() throws std::runtime_error,
+// naming `what`, once the result would not fit in what the state has left.
+class NativeMemory {
+ public:
+  NativeMemory(lua_State* L, std::string what);
+  void add(size_t bytes);
+  size_t held() const { return held_; }
+  // What is left under the limit for this result (SIZE_MAX without a limit).
+  size_t left() const { return left_ - held_; }
+
+ private:
+  size_t limit_;
+  size_t left_;
+  size_t held_ = 0;
+  std::string what_;
+};
+
 // Opens the sandboxed libraries into a new state checked against `limits`, which must outlive
 // it. Throws std::runtime_error when Lua cannot allocate the state or its libraries.
 StatePtr new_sandboxed_state(RunLimits* limits);

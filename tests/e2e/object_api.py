@@ -17,10 +17,12 @@ address, a creation time, defaults for fields the body leaves out or empty).
 """
 from __future__ import annotations
 
+import functools
 import json
 import ssl
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Callable
 from http.server import BaseHTTPRequestHandler
@@ -37,6 +39,7 @@ class Fault:
     retry_after: str | None = None
     body: str = '{"error": "injected"}'
     delay: float = 0.0
+    inflates_to: int = 0  # > 0: a gzip body of that many zero bytes instead of `body`
 
 
 @dataclass
@@ -61,10 +64,13 @@ class ObjectApi:
     on_create: Callable[[dict], dict] | None = None
 
     def fail(self, method: str, status: int, count: int = 1, *, retry_after: str | None = None,
-             body: str = '{"error": "injected"}', delay: float = 0.0) -> None:
-        """The next `count` requests with `method` are answered `status` (after `delay`)."""
+             body: str = '{"error": "injected"}', delay: float = 0.0,
+             inflates_to: int = 0) -> None:
+        """The next `count` requests with `method` are answered `status` (after `delay`); with
+        `inflates_to`, by a small gzip body that inflates to that many bytes."""
         with self.lock:
-            self.faults.append(Fault(method, status, count, retry_after, body, delay))
+            self.faults.append(Fault(method, status, count, retry_after, body, delay,
+                                     inflates_to))
 
     def stall(self, method: str, seconds: float) -> None:
         """The next request with `method` is answered normally, but only after `seconds`."""
@@ -82,6 +88,17 @@ class ObjectApi:
                     fault.count -= 1
                     return fault
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def gzip_of_zeros(size: int) -> bytes:
+    """A gzip stream of `size` zero bytes, compressed a megabyte at a time (about 1000:1)."""
+    compressor = zlib.compressobj(1, zlib.DEFLATED, 31)
+    chunk = bytes(1 << 20)
+    parts = [compressor.compress(chunk) for _ in range(size >> 20)]
+    parts.append(compressor.compress(bytes(size & ((1 << 20) - 1))))
+    parts.append(compressor.flush())
+    return b"".join(parts)
 
 
 def handler_for(api: ObjectApi):
@@ -106,6 +123,16 @@ def handler_for(api: ObjectApi):
             with api.lock:
                 api.requests[-1].status = status
 
+        def answer_compressed(self, status: int, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            with api.lock:
+                api.requests[-1].status = status
+
         def handle_any(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length).decode() if length else ""
@@ -115,6 +142,9 @@ def handler_for(api: ObjectApi):
             fault = api.take_fault(self.command)
             if fault is not None:
                 time.sleep(fault.delay)
+                if fault.inflates_to:
+                    self.answer_compressed(fault.status, gzip_of_zeros(fault.inflates_to))
+                    return
                 if fault.status:
                     extra = {"Retry-After": fault.retry_after} if fault.retry_after else {}
                     self.answer(fault.status, headers=extra, raw=fault.body)

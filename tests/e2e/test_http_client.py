@@ -15,7 +15,7 @@ import pytest
 from harness import TofuError, planned_actions, required_providers, resources, squash
 from forward_proxy import ForwardProxy
 from loopback import self_signed
-from object_api import ObjectApi, Served
+from object_api import ObjectApi, Served, gzip_of_zeros
 
 TOKEN = "s3cret-token-4417"
 
@@ -141,6 +141,28 @@ def test_credentials_the_host_sends_are_hidden_when_a_server_echoes_them(web, ap
     log = web.log.read_text(errors="replace")
     for secret in (password, encoded, encoded[:-4]):
         assert secret not in result.stdout + result.stderr and secret not in log, secret
+
+
+def test_a_response_that_inflates_past_the_bound_is_refused_naming_the_request(web, api):
+    # Half a megabyte of gzip that inflates to 512 MiB (libcurl inflates it as it arrives): the
+    # body stops at the client's bound, 64 MiB by default, or at what the memory limit leaves.
+    bomb = 512 << 20
+    gzip_of_zeros(bomb)  # made once, before the create's timeout runs
+    web.write(config(api.url, ALPHA))
+    api.api.fail("POST", 201, 1, inflates_to=bomb)
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    text = squash(result.stderr)
+    assert f"POST {api.url}/objects: the response body is longer than 67108864 bytes, the " \
+        "client's max_response_bytes (default 64 MiB) (1 attempt)" in text, text
+    assert "resource_object.lua:28:" in text, text
+    assert resources(web.state()) == {}
+
+    web.extra_env["LUAFORM_MEMORY_LIMIT_MB"] = "48"
+    api.api.fail("POST", 201, 1, inflates_to=bomb)
+    result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    text = squash(result.stderr)
+    assert "under its memory limit (LUAFORM_MEMORY_LIMIT_MB)" in text, text
+    assert "the response body is longer than" in text, text
 
 
 def test_an_unreachable_server_is_retried_then_reported(web, api):

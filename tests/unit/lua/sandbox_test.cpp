@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "host/lua/encoding_module.h"
 #include "host/lua/guarded.h"
+#include "host/lua/json_conversion.h"
 
 #include "provider_dir.h"
 
@@ -111,6 +113,36 @@ TEST_CASE("a script holding more memory than the limit ends with an error at its
   CHECK(run_limited(state.get(), "local t = {} for i = 1, 1000 do t[i] = i end") == "");
   lua_gc(state.get(), LUA_GCCOLLECT);
   CHECK(limits.memory_used < limits.memory_limit / 2);
+}
+
+TEST_CASE("what native helpers build for a script counts against its memory limit") {
+  lua::RunLimits limits;
+  limits.memory_limit = size_t{64} << 20;
+  lua::StatePtr state = lua::new_sandboxed_state(&limits);
+  lua_State* L = state.get();
+  luaL_requiref(L, "json", lua::open_json_module, 1);
+  luaL_requiref(L, "encoding", lua::open_encoding_module, 1);
+  lua_pop(L, 2);
+  // 160 references to one 8 MiB string: 1.3 GB of JSON text, once built in the host's memory.
+  const std::string encoded =
+      run_limited(L,
+                  "local s = ('x'):rep(8 * 1024 * 1024)\nlocal t = {}\n"
+                  "for i = 1, 160 do t[i] = s end\nreturn json.encode(t)\n");
+  CHECK(encoded.find("hog.lua:4: json.encode would hold more than the") != std::string::npos);
+  CHECK(encoded.find("under its memory limit of 64 MiB (LUAFORM_MEMORY_LIMIT_MB") !=
+        std::string::npos);
+  // A document many times larger than its text.
+  const std::string decoded =
+      run_limited(L, "return json.decode('[' .. ('{\"a\":[1,2,3]},'):rep(1500000) .. '1]')");
+  CHECK(decoded.find("json.decode would hold more than the") != std::string::npos);
+  CHECK(
+      run_limited(L, "collectgarbage() return encoding.base64_encode(('x'):rep(24 * 1024 * 1024))")
+          .find("base64.encode would hold more than the") != std::string::npos);
+  // Within the limit, all three work as before.
+  CHECK(run_limited(L,
+                    "assert(#json.encode({('x'):rep(1024 * 1024)}) == 1024 * 1024 + 4)\n"
+                    "assert(#json.decode('[' .. ('1,'):rep(100000) .. '1]') == 100001)\n"
+                    "assert(encoding.base64_encode('hi') == 'aGk=')") == "");
 }
 
 TEST_CASE("the memory limit comes from LUAFORM_MEMORY_LIMIT_MB, 1 GiB by default") {
