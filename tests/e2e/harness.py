@@ -289,3 +289,20 @@ def planned_change(plan: dict, address: str) -> dict:
         if rc["address"] == address:
             return rc["change"]
     raise KeyError(f"{address} not in plan: {sorted(planned_actions(plan))}")
+
+
+def provider_processes(name: str) -> dict[int, int]:
+    """The running (not zombie) hosts serving provider `name`, by their executable's name:
+    each pid with its parent's."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if command.endswith(f"terraform-provider-{name}") and fields[0] != "Z":
+            found[int(entry.name)] = int(fields[1])
+    return found

@@ -9,29 +9,12 @@ a create stuck inside one backtracking pattern match.
 import os
 import signal
 import time
-from pathlib import Path
 
-from harness import CRASH_MARKERS, required_providers, squash
+from harness import CRASH_MARKERS, provider_processes, required_providers, squash
 
 # Shutdown's grace in host/protocol/serve.cpp, and what the machine may add to it.
 GRACE = 5
 MARGIN = 10
-
-
-def provider_processes(name: str) -> list[int]:
-    """The pids of running hosts serving provider `name` (by their executable's name)."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if command.endswith(f"terraform-provider-{name}") and state != "Z":
-            pids.append(int(entry.name))
-    return pids
 
 
 def wait_for(condition, seconds: float) -> bool:
@@ -43,15 +26,21 @@ def wait_for(condition, seconds: float) -> bool:
     return condition()
 
 
-def test_a_top_level_that_never_returns_is_a_load_error_at_the_load_timeout(make_tofu,
-                                                                          test_provider):
+def slowload(make_tofu, test_provider, load_timeout: str):
+    """A working directory using slowload_fine, with LUAFORM_LOAD_TIMEOUT set."""
     tofu = make_tofu({"slowload": test_provider("slowload")})
-    tofu.extra_env["LUAFORM_LOAD_TIMEOUT"] = "2s"
+    tofu.extra_env["LUAFORM_LOAD_TIMEOUT"] = load_timeout
     tofu.write(required_providers("slowload") + """
 resource "slowload_fine" "it" {
   name = "x"
 }
 """)
+    return tofu
+
+
+def test_a_top_level_that_never_returns_is_a_load_error_at_the_load_timeout(make_tofu,
+                                                                          test_provider):
+    tofu = slowload(make_tofu, test_provider, "2s")
     started = time.monotonic()
     result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
     assert time.monotonic() - started < 60
@@ -67,13 +56,7 @@ def test_ctrl_c_while_the_scripts_load_ends_the_command_at_the_load_timeout(make
     # The CLI sends no StopProvider while it waits for the schema (a StopProvider that comes
     # then is answered at once and ends the load: plugin_server_test); the load timeout bounds
     # the wait instead of the script.
-    tofu = make_tofu({"slowload": test_provider("slowload")})
-    tofu.extra_env["LUAFORM_LOAD_TIMEOUT"] = "5s"
-    tofu.write(required_providers("slowload") + """
-resource "slowload_fine" "it" {
-  name = "x"
-}
-""")
+    tofu = slowload(make_tofu, test_provider, "5s")
     process = tofu.start("plan", "-input=false")
     try:
         assert wait_for(lambda: provider_processes("slowload"), 60), "the provider never started"
@@ -99,7 +82,7 @@ resource "spinner_stuck" "it" {
     assert wait_for(lambda: tofu.log.exists() and
                     "entering the pattern match" in tofu.log.read_text(errors="replace"), 60), \
         "the create never began"
-    pids = provider_processes("spinner")
+    pids = list(provider_processes("spinner"))
     assert len(pids) == 1, pids
     return process, pids[0]
 

@@ -8,7 +8,7 @@ import signal
 import time
 from pathlib import Path
 
-from harness import required_providers, resources
+from harness import provider_processes, required_providers, resources
 
 QUICK = [f"q{i}" for i in range(8)]
 SLOW = [f"s{i}" for i in range(6)]
@@ -26,19 +26,9 @@ def created(log: Path) -> list[str]:
 
 def kill_providers_of(cli_pid: int) -> list[int]:
     """SIGKILLs the faults provider processes the CLI started (its children by that name)."""
-    killed = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        parent = int(stat[stat.rindex(")") + 2:].split()[1])
-        if parent == cli_pid and "terraform-provider-faults" in cmdline:
-            os.kill(int(entry.name), signal.SIGKILL)
-            killed.append(int(entry.name))
+    killed = [pid for pid, parent in provider_processes("faults").items() if parent == cli_pid]
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
     return killed
 
 
