@@ -4,11 +4,13 @@ reaches it (native code) ends with the process at SIGTERM or when the CLI is gon
 bounded grace (tests/HARDENING.md).
 
 tests/e2e/providers/slowload has a script whose top level loops; tests/e2e/providers/spinner
-a create stuck inside one backtracking pattern match.
+a create that loops in Lua or is stuck in the kernel, opening a FIFO nobody writes to.
 """
 import os
 import signal
 import time
+
+import pytest
 
 from harness import CRASH_MARKERS, provider_processes, required_providers, squash
 
@@ -59,44 +61,55 @@ def test_ctrl_c_while_the_scripts_load_ends_the_command_at_the_load_timeout(make
     tofu = slowload(make_tofu, test_provider, "5s")
     process = tofu.start("plan", "-input=false")
     try:
-        assert wait_for(lambda: provider_processes("slowload"), 60), "the provider never started"
+        assert wait_for(lambda: process.pid in provider_processes("slowload").values(), 60), \
+            "the provider never started"
+        pids = [pid for pid, parent in provider_processes("slowload").items()
+                if parent == process.pid]
         started = time.monotonic()
         time.sleep(1)  # the CLI is waiting for the schema
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=120)
         assert time.monotonic() - started < 5 + MARGIN, stdout + stderr
         assert process.returncode != 0
-        assert wait_for(lambda: not provider_processes("slowload"), GRACE + MARGIN)
+        assert wait_for(lambda: not set(pids) & set(provider_processes("slowload")),
+                        GRACE + MARGIN)
     finally:
         if process.poll() is None:
             process.kill()
 
 
-def start_stuck_apply(tofu):
-    tofu.write(required_providers("spinner") + """
-resource "spinner_stuck" "it" {
-  name = "x"
-}
+def start_stuck_apply(tofu, native: bool):
+    fifo = ""
+    if native:
+        fifo = tofu.workdir / "nobody-writes-here"
+        os.mkfifo(fifo)
+        fifo = f'fifo = "{fifo}"'
+    tofu.write(required_providers("spinner") + f"""
+resource "spinner_stuck" "it" {{
+  {fifo}
+}}
 """)
     process = tofu.start("apply", "-auto-approve", "-input=false")
     assert wait_for(lambda: tofu.log.exists() and
-                    "entering the pattern match" in tofu.log.read_text(errors="replace"), 60), \
+                    "stuck create:" in tofu.log.read_text(errors="replace"), 60), \
         "the create never began"
-    pids = list(provider_processes("spinner"))
-    assert len(pids) == 1, pids
+    pids = [pid for pid, parent in provider_processes("spinner").items()
+            if parent == process.pid]
+    assert len(pids) == 1, (pids, process.pid, provider_processes("spinner"))
     return process, pids[0]
 
 
-def test_sigterm_ends_a_provider_whose_script_no_stop_reaches(make_tofu, test_provider):
+@pytest.mark.parametrize("native", [False, True], ids=["lua_loop", "blocked_in_kernel"])
+def test_sigterm_ends_a_provider_whose_script_never_ends(make_tofu, test_provider, native):
     tofu = make_tofu({"spinner": test_provider("spinner")})
-    process, pid = start_stuck_apply(tofu)
+    process, pid = start_stuck_apply(tofu, native)
     try:
         time.sleep(0.5)
         terminated = time.monotonic()
         os.kill(pid, signal.SIGTERM)
         assert wait_for(lambda: pid not in provider_processes("spinner"), GRACE + MARGIN), \
             "the provider outlived its shutdown grace"
-        assert time.monotonic() - terminated >= 0
+        assert time.monotonic() - terminated < GRACE + MARGIN
         stdout, stderr = process.communicate(timeout=120)
         assert process.returncode != 0, stdout + stderr
     finally:
@@ -104,9 +117,10 @@ def test_sigterm_ends_a_provider_whose_script_no_stop_reaches(make_tofu, test_pr
             process.kill()
 
 
-def test_a_provider_whose_cli_is_killed_ends_itself(make_tofu, test_provider):
+@pytest.mark.parametrize("native", [False, True], ids=["lua_loop", "blocked_in_kernel"])
+def test_a_provider_whose_cli_is_killed_ends_itself(make_tofu, test_provider, native):
     tofu = make_tofu({"spinner": test_provider("spinner")})
-    process, pid = start_stuck_apply(tofu)
+    process, pid = start_stuck_apply(tofu, native)
     process.kill()  # SIGKILL: the CLI says nothing to its provider
     process.communicate(timeout=60)
     assert wait_for(lambda: pid not in provider_processes("spinner"), 1 + GRACE + MARGIN), \
