@@ -7,6 +7,8 @@
 #include <system_error>
 #include <vector>
 
+#include "host/platform.h"
+
 namespace luaform {
 namespace fs = std::filesystem;
 
@@ -78,9 +80,8 @@ std::string provider_name_from_file(const std::string& file_name) {
 fs::path invoked_path(const char* argv0) {
   std::string arg = argv0 ? argv0 : "";
   if (arg.find('/') != std::string::npos) return fs::path(arg);
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path(arg) : self;
+  fs::path self = platform::executable_path();
+  return self.empty() ? fs::path(arg) : self;
 }
 
 lua::ScriptSet locate_provider(const fs::path& invoked) {

@@ -7,12 +7,18 @@
 #include <sys/types.h>
 
 #include <ctime>
+#include <filesystem>
+#include <string>
+#include <system_error>
 
 #if defined(_WIN32)
 #include <direct.h>
 #include <process.h>
 #else
 #include <unistd.h>
+#endif
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
 #endif
 
 namespace luaform::platform {
@@ -51,6 +57,28 @@ inline long process_id() {
   return static_cast<long>(::_getpid());
 #else
   return static_cast<long>(::getpid());
+#endif
+}
+
+// The path of the running binary, or an empty path when the system does not say (Linux reads
+// /proc/self/exe, macOS asks dyld).
+inline std::filesystem::path executable_path() {
+#if defined(_WIN32)
+  // Not asked on Windows: the CLI starts a plugin by its full path, which argv[0] holds.
+  return {};
+#elif defined(__APPLE__)
+  uint32_t size = 0;
+  ::_NSGetExecutablePath(nullptr, &size);
+  std::string path(size, '\0');
+  if (::_NSGetExecutablePath(path.data(), &size) != 0) return {};
+  path.resize(path.find('\0') == std::string::npos ? path.size() : path.find('\0'));
+  std::error_code ec;
+  auto resolved = std::filesystem::weakly_canonical(path, ec);
+  return ec ? std::filesystem::path(path) : resolved;
+#else
+  std::error_code ec;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : path;
 #endif
 }
 

@@ -41,17 +41,21 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
     : logic_(std::move(logic)), schema_(schema_as_served(logic_->schema())) {
   schema_diagnostics_.append(logic_->load_diagnostics());
   const ProviderSchema& declared = logic_->schema();
-  validate_block(declared.provider.block, "provider", schema_diagnostics_);
+  const auto check = [this](const Block& block, const std::string& where,
+                            BlockPlace place = BlockPlace::Elsewhere) {
+    validate_block(block, where, schema_diagnostics_, place);
+    validate_addresses(block, where, schema_diagnostics_);
+  };
+  check(declared.provider.block, "provider");
   for (const auto& [name, schema] : declared.resources) {
-    validate_block(schema.block, "resource " + name, schema_diagnostics_, BlockPlace::ResourceTop);
+    check(schema.block, "resource " + name, BlockPlace::ResourceTop);
     if (schema.identity)
       validate_identity(*schema.identity, "resource " + name, schema_diagnostics_);
   }
-  for (const auto& [name, schema] : declared.data_sources) {
-    validate_block(schema.block, "data source " + name, schema_diagnostics_);
-  }
+  for (const auto& [name, schema] : declared.data_sources)
+    check(schema.block, "data source " + name);
   for (const auto& [name, schema] : declared.ephemeral_resources) {
-    validate_block(schema.block, "ephemeral resource " + name, schema_diagnostics_);
+    check(schema.block, "ephemeral resource " + name);
   }
   for (const auto& [name, function] : declared.functions) {
     validate_function(function, "function " + name, schema_diagnostics_);

@@ -243,6 +243,94 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
 
 namespace {
 
+bool is_index(const std::string& part) {
+  return !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Why `address` leads nowhere in a value of type `root`, or "" when it leads somewhere. The
+// walk is the one config_validation's value_at_address makes on values.
+std::string address_problem(const Type& root, const std::string& address) {
+  Type t = root;
+  std::string walked;
+  const std::vector<std::string> parts = split_address(address);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    if (part.empty()) return "it has an empty part";
+    const std::string here = walked.empty() ? "the top of the schema" : "\"" + walked + "\"";
+    switch (t.kind()) {
+      case TypeKind::Dynamic:
+        return "";  // anything may be inside
+      case TypeKind::Object: {
+        auto found = t.attributes().find(part);
+        if (found != t.attributes().end()) {
+          t = found->second;
+          break;
+        }
+        if (is_index(part) && !walked.empty() && i + 1 < parts.size()) {
+          return here + " is a single block or object, addressed without an index: \"" + walked +
+                 "." + parts[i + 1] + "\"";
+        }
+        return here + " has no attribute or block \"" + part + "\"";
+      }
+      case TypeKind::List:
+      case TypeKind::Set:
+        if (!is_index(part)) {
+          return here + " is a list, whose elements are addressed by index: \"" + walked + ".0." +
+                 part + "\"";
+        }
+        t = t.element();
+        break;
+      case TypeKind::Map:
+        t = t.element();
+        break;
+      case TypeKind::Tuple:
+        if (!is_index(part) || part.size() > 9 || std::stoul(part) >= t.tuple_elements().size()) {
+          return here + " is a tuple without an element " + part;
+        }
+        t = t.tuple_elements()[std::stoul(part)];
+        break;
+      default:
+        return here + " is a " + t.friendly_name() + ", which has no \"" + part + "\"";
+    }
+    walked += (walked.empty() ? "" : ".") + part;
+  }
+  return "";
+}
+
+void check_addresses(const Block& block, const Type& root, const std::string& where,
+                     Diagnostics& diags) {
+  for (const auto& attr : block.attributes) {
+    const std::pair<const char*, const std::vector<std::string>*> lists[] = {
+        {"conflicts_with", &attr.conflicts_with},
+        {"required_with", &attr.required_with},
+        {"exactly_one_of", &attr.exactly_one_of},
+        {"at_least_one_of", &attr.at_least_one_of}};
+    for (const auto& [option, addresses] : lists) {
+      for (const auto& address : *addresses) {
+        const std::string problem = address_problem(root, address);
+        if (problem.empty()) continue;
+        diags.error(where + ": attribute \"" + attr.name + "\": " + option + " names \"" + address +
+                        "\", which leads nowhere: " + problem,
+                    "Addresses start at the top of the schema: \"name\", \"boot.image\" in a "
+                    "single block, \"disk.0.size\" in a list block.",
+                    {AttributeName{attr.name}});
+      }
+    }
+    if (attr.nested) check_addresses(attr.nested->block, root, where + "." + attr.name, diags);
+  }
+  for (const auto& nested : block.blocks) {
+    check_addresses(nested.block, root, where + "." + nested.type_name, diags);
+  }
+}
+
+}  // namespace
+
+void validate_addresses(const Block& block, const std::string& where, Diagnostics& diags) {
+  check_addresses(block, block.implied_type(), where, diags);
+}
+
+namespace {
+
 void check_function_type(const Type& t, const std::string& what, Diagnostics& diags) {
   if (!t.is_dynamic() && t.has_dynamic_types()) {
     diags.error(what + " has a type with tf.dynamic inside it (" + t.friendly_name() +

@@ -37,6 +37,13 @@ enum class BlockPlace { Elsewhere, ResourceTop, ResourceNested, ResourceInSet };
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
                     BlockPlace place = BlockPlace::Elsewhere);
 
+// Every attribute address an attribute's conflicts_with, required_with, exactly_one_of and
+// at_least_one_of name must lead somewhere in `block` (the schema's top): "name", "disk.0.size"
+// for a list block, "boot.image" for a single block. One that leads nowhere would make its rule
+// silently never apply: an error naming the attribute, the option and the address, with the
+// spelling that works when there is one.
+void validate_addresses(const Block& block, const std::string& where, Diagnostics& diags);
+
 // `object` with its write-only attributes null: what is planned and saved for a value the
 // configuration sends but Terraform must not keep.
 Value without_write_only(const Block& block, const Value& object);

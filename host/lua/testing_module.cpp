@@ -16,6 +16,7 @@
 #include "host/lua/guarded.h"
 #include "host/lua/lua_provider.h"
 #include "host/lua/value_conversion.h"
+#include "host/platform.h"
 
 namespace luaform::lua {
 namespace {
@@ -297,9 +298,8 @@ int write(lua_State* L) {
 
 int environment(lua_State* L) {
   const ScriptSet& scripts = scripts_of(L);
-  std::error_code ec;
-  const fs::path host = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot find the running binary: " + ec.message());
+  const fs::path host = platform::executable_path();
+  if (host.empty()) throw std::runtime_error("cannot find the running binary");
   lua_createtable(L, 0, 3);
   set_string_field(L, "host", host.string());
   set_string_field(L, "directory", fs::absolute(scripts.directory).string());

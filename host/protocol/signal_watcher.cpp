@@ -26,12 +26,21 @@ void on_signal(int signo) {
   errno = saved_errno;
 }
 
+// A pipe closed on exec. pipe2 is Linux's own; pipe and FD_CLOEXEC are everywhere POSIX is
+// (macOS), and the host never execs while the two steps run.
+bool cloexec_pipe(int fds[2]) {
+  if (::pipe(fds) != 0) return false;
+  ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+  ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  return true;
+}
+
 }  // namespace
 
 SignalWatcher::SignalWatcher(const std::vector<int>& handled, const std::vector<int>& ignored,
                              std::function<void(int)> on_signal_cb)
     : on_signal_(std::move(on_signal_cb)) {
-  if (::pipe2(pipe_, O_CLOEXEC) != 0) {
+  if (!cloexec_pipe(pipe_)) {
     pipe_[0] = pipe_[1] = -1;
     return;
   }

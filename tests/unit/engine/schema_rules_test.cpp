@@ -1,4 +1,4 @@
-// attribute_path: the dotted addresses scripts use (d:get, tf.fail's path) as attribute paths.
+// attribute_path (the dotted addresses scripts use, as attribute paths) and validate_addresses.
 #include "host/engine/schema_rules.h"
 
 #include <doctest/doctest.h>
@@ -24,4 +24,61 @@ TEST_CASE("a dotted address becomes names, indexes and keys, stopping where the 
         AttributePath{AttributeName{"disk"}, ElementIndex{0}});
   CHECK(attribute_path(type, "nothing").empty());
   CHECK(attribute_path(type, "").empty());
+}
+
+namespace {
+
+Attribute optional_string(const std::string& name) {
+  Attribute a;
+  a.name = name;
+  a.type = Type::string();
+  a.optional = true;
+  return a;
+}
+
+// The problems validate_addresses finds when `name`'s conflicts_with names `address`, in a
+// schema with a single block `boot` and a list block `disk`.
+std::string problems_naming(const std::string& address) {
+  Block block;
+  Attribute name = optional_string("name");
+  name.conflicts_with = {address};
+  NestedBlock boot;
+  boot.type_name = "boot";
+  boot.nesting = NestingMode::Single;
+  boot.block.attributes = {optional_string("image")};
+  NestedBlock disk;
+  disk.type_name = "disk";
+  disk.nesting = NestingMode::List;
+  disk.block.attributes = {optional_string("size")};
+  Attribute labels = optional_string("labels");
+  labels.type = Type::map(Type::string());
+  block.attributes = {name, labels};
+  block.blocks = {boot, disk};
+  Diagnostics diags;
+  validate_addresses(block, "resource test_x", diags);
+  std::string text;
+  for (const auto& d : diags.items()) text += d.summary + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("addresses in conflicts_with and its kin must lead somewhere in the schema") {
+  for (const char* good : {"labels", "boot.image", "disk.0.size", "disk.3.size", "labels.env",
+                           "boot", "disk"}) {
+    CAPTURE(good);
+    CHECK(problems_naming(good).empty());
+  }
+  CHECK(problems_naming("nonexistent") ==
+        "resource test_x: attribute \"name\": conflicts_with names \"nonexistent\", which leads "
+        "nowhere: the top of the schema has no attribute or block \"nonexistent\"\n");
+  CHECK(problems_naming("boot.0.image").find("\"boot\" is a single block or object, addressed "
+                                            "without an index: \"boot.image\"") !=
+        std::string::npos);
+  CHECK(problems_naming("disk.size").find("\"disk\" is a list, whose elements are addressed by "
+                                         "index: \"disk.0.size\"") != std::string::npos);
+  CHECK(problems_naming("disk.0.weight").find("\"disk.0\" has no attribute or block \"weight\"") !=
+        std::string::npos);
+  CHECK(problems_naming("labels.env.x").find("\"labels.env\" is a string") != std::string::npos);
+  CHECK(problems_naming("boot..image").find("empty part") != std::string::npos);
 }
