@@ -30,10 +30,10 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Windows")
   # gRPC's headers include <windows.h>, whose macros (ERROR from wingdi.h, min and max) clash
   # with names in the generated protocol code and the standard library.
   target_compile_definitions(luaform_release_deps INTERFACE NOGDI NOMINMAX WIN32_LEAN_AND_MEAN)
-elseif(CMAKE_SYSTEM_NAME STREQUAL "Darwin")
-  target_link_libraries(luaform_release_deps
-    INTERFACE "-framework CoreFoundation" "-framework Security" resolv)
 endif()
+# macOS: everything links against libSystem alone. The dependencies are built so that none needs
+# an Apple framework (zig ships none): OpenSSL without Apple's random source, abseil without
+# CoreFoundation, curl resolving through c-ares (build_deps.sh).
 
 foreach(name luaform_grpc luaform_liblua luaform_msgpack)
   add_library(${name} INTERFACE)

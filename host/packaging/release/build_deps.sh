@@ -35,19 +35,35 @@ target_flags=""
 # gRPC includes <strsafe.h>, whose deprecation macros rename strcpy and friends, before
 # libc++'s <cstring> and <cwchar>, which then name functions that no longer exist.
 [[ "$triple" == *-windows-* ]] && target_flags=" -DSTRSAFE_NO_DEPRECATE"
+# The architecture in Apple's spelling, as -Xarch_ flags name it.
+apple_arch="${triple%%-*}"
+[[ "$apple_arch" == aarch64 ]] && apple_arch=arm64
 for tool in cc c++ ar ranlib rc; do
   case "$tool" in
     cc | c++) command="\"$zig\" $tool -target $triple$target_flags" ;;
     *) command="\"$zig\" $tool" ;;
   esac
   # zig takes CPU features as -mcpu, not -march: abseil asks for ARM's AES instructions with
-  # -march=armv8-a+crypto (for a code path it only takes when the CPU has them).
+  # -march=armv8-a+crypto (for a code path it only takes when the CPU has them). On Apple
+  # targets abseil passes each architecture's flags behind -Xarch_ARCH, which zig's driver
+  # applies to every architecture: the wrapper keeps the flag for the target's own only, and
+  # drops the x86 feature flags abseil's Apple list also passes bare (-msse4.1) on ARM.
   cat >"$bin/$tool" <<WRAPPER
 #!/bin/sh
 # written by build_deps.sh: zig's $tool for $target
 export ZIG_GLOBAL_CACHE_DIR="$release_cache/zig-cache" ZIG_LOCAL_CACHE_DIR="$release_cache/zig-cache"
+next=pass
 for arg; do
   shift
+  case "\$next" in
+    keep) next=pass ;;
+    drop) next=pass; continue ;;
+  esac
+  case "\$arg" in
+    -Xarch_$apple_arch) next=keep; continue ;;
+    -Xarch_*) next=drop; continue ;;
+    -msse* | -maes) [ "$apple_arch" = arm64 ] && continue ;;
+  esac
   case "\$arg" in
     -march=armv8-a+crypto) set -- "\$@" -mcpu=generic+crypto ;;
     *) set -- "\$@" "\$arg" ;;
@@ -214,7 +230,12 @@ build_protobuf() {
 
 # --- gRPC: only the C++ library and what it links, against the packages above ---------------
 build_grpc() {
-  run cmake -S "$sources/grpc" -B "$work/grpc" -G Ninja \
+  local flags=()
+  # zig's macOS headers have no <arpa/nameser.h>, which gRPC's c-ares resolver includes on
+  # Apple systems; gRPC's own resolver (getaddrinfo) serves there instead. The plugin resolves
+  # no names through gRPC anyway: it only listens.
+  [[ "$os_family" == darwin ]] && flags=(-DCMAKE_C_FLAGS=-DGRPC_ARES=0 -DCMAKE_CXX_FLAGS=-DGRPC_ARES=0)
+  run cmake -S "$sources/grpc" -B "$work/grpc" -G Ninja "${flags[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$release_dir/toolchain.cmake" -DLUAFORM_TARGET="$target" \
     -DLUAFORM_TOOLCHAIN_BIN="$bin" -DLUAFORM_DEPS="$stage" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$stage" -DBUILD_SHARED_LIBS=OFF -DCMAKE_CXX_STANDARD=17 \
@@ -235,10 +256,15 @@ build_grpc() {
 
 # --- libcurl: HTTP and HTTPS only, OpenSSL, no CA path of its own ---------------------------
 build_curl() {
+  # On macOS curl's threaded resolver needs Apple's SystemConfiguration and CoreFoundation,
+  # which zig does not have: names are resolved through c-ares there (built above for gRPC),
+  # which reads /etc/resolv.conf.
+  local resolver=(-DENABLE_THREADED_RESOLVER=ON)
+  [[ "$os_family" == darwin ]] && resolver=(-DENABLE_THREADED_RESOLVER=OFF -DENABLE_ARES=ON)
   cmake_project "$sources/curl" -DBUILD_CURL_EXE=OFF -DHTTP_ONLY=ON -DCURL_USE_OPENSSL=ON \
     -DCURL_ZLIB=ON -DUSE_LIBIDN2=OFF -DCURL_USE_LIBSSH2=OFF -DUSE_NGHTTP2=OFF -DCURL_BROTLI=OFF \
     -DCURL_ZSTD=OFF -DENABLE_MANUAL=OFF -DCURL_CA_BUNDLE=none -DCURL_CA_PATH=none \
-    -DCURL_DISABLE_LDAP=ON -DENABLE_THREADED_RESOLVER=ON -DCURL_USE_LIBPSL=OFF
+    -DCURL_DISABLE_LDAP=ON -DCURL_USE_LIBPSL=OFF "${resolver[@]}"
 }
 
 # --- Lua 5.4, compiled as C++ (errors unwind as exceptions), as Debian's liblua5.4-c++ -------
