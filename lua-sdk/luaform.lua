@@ -401,7 +401,9 @@ end
 
 -- A default function reading the first of the environment variables `names` (a name or a
 -- list of names) that is set and not empty, else `fallback` (which may be nil: no default).
--- Environment values are text; the host converts them to the attribute's type.
+-- Environment values are text; the host converts them to the attribute's type ("1", "true",
+-- "TRUE" for a bool, as Go's strconv reads them), told the variable's name (the second result)
+-- for the error when one is not.
 function M.env(names, fallback)
   if type(names) == "string" then
     names = { names }
@@ -419,7 +421,7 @@ function M.env(names, fallback)
     for _, name in ipairs(names) do
       local value = os.getenv(name)
       if value ~= nil and value ~= "" then
-        return value
+        return value, name
       end
     end
     return fallback

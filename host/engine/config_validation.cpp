@@ -70,6 +70,12 @@ class Validator {
                      path);
       }
     }
+    if (!attr.default_problem.empty() && v.is_null()) {
+      diags_.error("Invalid default for \"" + name + "\"",
+                   "The argument is not set, and its default cannot be used: " +
+                       attr.default_problem + ".",
+                   path);
+    }
     one_of_group(with_self(attr.exactly_one_of, path), true, path);
     one_of_group(with_self(attr.at_least_one_of, path), false, path);
     if (attr.duration && v.is_known() && !v.is_null() && !parse_duration(v.as_string())) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "host/engine/default_text.h"
 #include "host/engine/duration.h"
 #include "host/lua/value_conversion.h"
 
@@ -237,11 +238,27 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   if (lua_isfunction(L, -1)) {
     // A default function runs once, here: a value it gives is the default, and a required
     // attribute with such a value becomes optional (helper/schema's DefaultFunc rule). Its
-    // errors carry the script's line, since this runs inside the script's protected call.
-    lua_call(L, 0, 1);
+    // errors carry the script's line, since this runs inside the script's protected call. A
+    // second result names where the value came from (tf.env gives the variable's name).
+    lua_call(L, 0, 2);
+    const std::string source = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    lua_pop(L, 1);
     if (!lua_isnil(L, -1) && a.required) {
       a.required = false;
       a.optional = true;
+    }
+    // Text for a bool or a number (the environment holds only text) is read as
+    // helper/schema reads it; text that is no such value fails the configurations that need it.
+    if (lua_type(L, -1) == LUA_TSTRING &&
+        (a.type.kind() == engine::TypeKind::Bool || a.type.kind() == engine::TypeKind::Number)) {
+      std::string problem;
+      a.default_value = engine::value_from_default_text(a.type, lua_tostring(L, -1), problem);
+      if (!a.default_value) {
+        a.default_problem = (source.empty() ? "its default function gave " : source + ": ") +
+                            problem;
+      }
+      lua_pop(L, 1);
+      return a;
     }
   }
   if (!lua_isnil(L, -1)) {

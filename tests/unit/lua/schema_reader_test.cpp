@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 
+#include "host/engine/msgpack_codec.h"
+#include "host/engine/provider_service.h"
+
 #include "provider_dir.h"
 
 using namespace luaform;
@@ -298,12 +301,66 @@ return tf.provider {
   ::unsetenv("LUAFORM_TEST_TOKEN_SET");
 }
 
+TEST_CASE("environment text reads as Go's strconv reads it; bad text fails the argument, not the load") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.provider {
+  schema = {
+    a = tf.bool { optional = true, default = tf.env("LUAFORM_TEST_A") },
+    b = tf.bool { optional = true, default = tf.env("LUAFORM_TEST_B") },
+    c = tf.bool { optional = true, default = tf.env("LUAFORM_TEST_C") },
+    d = tf.bool { optional = true, default = tf.env("LUAFORM_TEST_D") },
+    n = tf.number { optional = true, default = tf.env("LUAFORM_TEST_N") },
+    bad = tf.bool { required = true, default = tf.env("LUAFORM_TEST_BAD") },
+    worse = tf.number { optional = true, default = tf.env("LUAFORM_TEST_WORSE") },
+  },
+}
+)");
+  const std::pair<const char*, const char*> environment[] = {
+      {"LUAFORM_TEST_A", "1"},    {"LUAFORM_TEST_B", "TRUE"},  {"LUAFORM_TEST_C", "True"},
+      {"LUAFORM_TEST_D", "f"},    {"LUAFORM_TEST_N", "2.5e1"}, {"LUAFORM_TEST_BAD", "maybe"},
+      {"LUAFORM_TEST_WORSE", "0x1f"}};
+  for (const auto& [name, value] : environment) ::setenv(name, value, 1);
+  auto logic = dir.load();
+  for (const auto& [name, value] : environment) ::unsetenv(name);
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const engine::Schema& s = logic->schema().provider;
+  CHECK(attr(s, "a").default_value == engine::Value::boolean(true));
+  CHECK(attr(s, "b").default_value == engine::Value::boolean(true));
+  CHECK(attr(s, "c").default_value == engine::Value::boolean(true));
+  CHECK(attr(s, "d").default_value == engine::Value::boolean(false));
+  CHECK(attr(s, "n").default_value == engine::Value::number(25));
+  // Not values of their types: no default, and an error when a configuration leaves them unset.
+  CHECK_FALSE(attr(s, "bad").default_value.has_value());
+  CHECK_FALSE(attr(s, "bad").required);
+  CHECK(attr(s, "bad").default_problem ==
+        "LUAFORM_TEST_BAD: \"maybe\" is not a bool (true, false, 1, 0, t, f, TRUE, FALSE, True, "
+        "False)");
+  CHECK(attr(s, "worse").default_problem == "LUAFORM_TEST_WORSE: \"0x1f\" is not a number");
+  engine::ProviderService service(logic);
+  const engine::Type type = s.block.implied_type();
+  engine::Value::Object unset;
+  for (const auto& [name, t] : type.attributes()) unset[name] = engine::Value::null(t);
+  engine::Value::Object set = unset;
+  set["bad"] = engine::Value::boolean(true);
+  set["worse"] = engine::Value::number(1);
+  const auto wire = [&](engine::Value::Object values) {
+    const engine::Value v = engine::Value::object(type, std::move(values));
+    return engine::ValidateRequest{"", {engine::encode_msgpack(v, type), {}}};
+  };
+  const std::string unset_errors = all_text(service.validate_provider_config(wire(unset)));
+  CHECK(unset_errors.find("Invalid default for \"bad\"") != std::string::npos);
+  CHECK(unset_errors.find("LUAFORM_TEST_BAD: \"maybe\" is not a bool") != std::string::npos);
+  CHECK(unset_errors.find("Invalid default for \"worse\"") != std::string::npos);
+  CHECK(service.validate_provider_config(wire(set)).empty());
+}
+
 TEST_CASE("a default function that fails or gives the wrong type is a load error") {
   const char* cases[][2] = {
       {"tf.number { optional = true, default = function() error('no default today') end }",
        "no default today"},
-      {"tf.number { optional = true, default = function() return 'many' end }",
-       "expected number, got string \"many\""},
+      {"tf.number { optional = true, default = function() return {} end }",
+       "expected number, got table"},
   };
   for (const auto& [spec, expected] : cases) {
     ProviderDir dir;
