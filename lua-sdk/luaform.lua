@@ -350,6 +350,10 @@ M.json = require("luaform_json")
 -- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
 M.http = require("luaform_http")
 M.http.paginate = require("luaform_pagination")
+do
+  local paths = require("luaform_paths")
+  M.http.escape, M.http.unescape, M.http.path = paths.escape, paths.unescape, paths.path
+end
 -- Diagnostics (native): tf.fail { summary =, detail =, path = } ends the operation with an error
 -- shown at that attribute; tf.warn { ... } adds a warning.
 local diagnostics = require("luaform_diagnostics")

@@ -130,7 +130,10 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
     headers.reset(grown);
   };
   for (const auto& [name, value] : request.headers) {
-    add_header(std::string(name).append(": ").append(value));
+    // "Name:" with nothing after the colon makes libcurl send no such header at all, not even
+    // one of its own (an empty Accept removes the client's default).
+    add_header(value.empty() ? std::string(name).append(":")
+                             : std::string(name).append(": ").append(value));
   }
   add_header("Expect:");  // no 100-continue round trip before a body
 
@@ -142,6 +145,7 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
   lib.easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
   lib.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
   lib.easy_setopt(curl, CURLOPT_USERAGENT, "luaform");
+  if (!request.proxy.empty()) lib.easy_setopt(curl, CURLOPT_PROXY, request.proxy.c_str());
   lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
   lib.easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
   if (request.method == "HEAD") {

@@ -35,6 +35,9 @@ struct Request {
   Milliseconds timeout{60000};          // per attempt, from connecting to the last byte
   Milliseconds connect_timeout{10000};  // per attempt
   Tls tls;
+  // The proxy every request goes through ("http://proxy:3128"), whatever the environment
+  // says; empty: the environment's (https_proxy, http_proxy, no_proxy) as usual.
+  std::string proxy;
   // A response body longer than this ends the attempt with an error (not retried) saying so
   // and why the bound is there: `max_response_why` ("the client's max_response_bytes"). The
   // bound holds after decompression (a small gzip body may inflate to gigabytes).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <new>
@@ -35,6 +36,7 @@ struct ClientOptions {
   http::Milliseconds connect_timeout{10000};
   http::RetryPolicy retry;
   http::Tls tls;
+  std::string proxy;
   size_t max_response_bytes = kDefaultMaxResponseBytes;
 };
 
@@ -203,7 +205,7 @@ ClientOptions read_client_options(lua_State* L, int table) {
   reject_unknown_keys(L, table,
                       {"base_url", "headers", "username", "password", "bearer_token", "timeout",
                        "connect_timeout", "retries", "retry_wait_min", "retry_wait_max", "ca_file",
-                       "client_cert", "client_key", "insecure", "max_response_bytes"},
+                       "client_cert", "client_key", "insecure", "max_response_bytes", "proxy"},
                       "client");
   ClientOptions options;
   options.base_url = string_field(L, table, "base_url");
@@ -230,6 +232,17 @@ ClientOptions read_client_options(lua_State* L, int table) {
   options.tls.ca_file = string_field(L, table, "ca_file");
   options.tls.client_cert = string_field(L, table, "client_cert");
   options.tls.client_key = string_field(L, table, "client_key");
+  // Files named here are read at every request; one that cannot be is the configuration's
+  // mistake, said now (in configure) rather than at the first request.
+  for (const auto& [option, file] :
+       {std::pair<const char*, const std::string&>{"ca_file", options.tls.ca_file},
+        {"client_cert", options.tls.client_cert},
+        {"client_key", options.tls.client_key}}) {
+    if (!file.empty() && !std::ifstream(file).good()) {
+      throw std::runtime_error(std::string("http: ") + option + " \"" + file + "\" cannot be read");
+    }
+  }
+  options.proxy = string_field(L, table, "proxy");
   lua_getfield(L, table, "insecure");
   options.tls.insecure = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
@@ -279,6 +292,7 @@ Call read_call(lua_State* L, const Client& client, const std::string& method, in
   request.tls = client.options.tls;
   request.basic_auth = client.options.basic_auth;
   request.headers = client.options.headers;
+  request.proxy = client.options.proxy;
 
   std::string path;
   if (path_arg != 0) path = luaL_checkstring(L, path_arg);

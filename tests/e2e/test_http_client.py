@@ -303,6 +303,16 @@ def test_requests_go_through_the_proxy_the_environment_names_unless_no_proxy(web
     assert len(proxy.forwarded) == through_proxy  # ...straight, not through the proxy
 
 
+def test_the_proxy_option_sends_requests_through_it_whatever_the_environment(web, api, proxy):
+    web.write(config(api.url, ALPHA, provider=f'proxy = "{proxy.url}"'))
+    web.apply()
+    assert ("POST", f"{api.url}/objects") in proxy.forwarded
+    # The headers every request carries unless the script sets its own.
+    posted = api.api.seen("POST")[0].headers
+    assert posted["Accept"] == "application/json" and posted["User-Agent"] == "luaform"
+    assert posted["Content-Type"] == "application/json"
+
+
 JOB = """
 resource "web_job" "j" {
   name = "nightly"

@@ -24,6 +24,16 @@ TEST_CASE("a client refuses options it does not know or cannot use, saying which
   CHECK(evaluate("tf.http.client { headers = { X = {} } }")
             .find("headers.X must be a string, number or boolean") != std::string::npos);
   CHECK(evaluate("type(tf.http.client { base_url = 'http://x', timeout = 5 })") == "userdata");
+  // Files are checked when the client is made (in configure), not at the first request.
+  for (const char* option : {"ca_file", "client_cert", "client_key"}) {
+    CAPTURE(option);
+    CHECK(evaluate(std::string("tf.http.client { ") + option + " = '/nonexistent/x.pem' }")
+              .find(std::string("http: ") + option +
+                    " \"/nonexistent/x.pem\" cannot be read") != std::string::npos);
+  }
+  CHECK(evaluate("tf.http.client { max_response_bytes = 0 }")
+            .find("max_response_bytes must be a whole number of bytes") != std::string::npos);
+  CHECK(evaluate("type(tf.http.client { proxy = 'http://127.0.0.1:3128' })") == "userdata");
 }
 
 TEST_CASE("a request that gets no answer names the script line, the request and the attempts") {
@@ -54,4 +64,21 @@ TEST_CASE("the module works when required on its own, without the SDK") {
   CHECK(evaluate("(function() package.loaded.luaform_json = nil return require('luaform_http')"
                  ".client {}:post('http://127.0.0.1:9/', { f = print }) end)()")
             .find("json.encode: $.f is a function") != std::string::npos);
+}
+
+TEST_CASE("path segments are escaped as Go's url.PathEscape does, and joined into a path") {
+  CHECK(evaluate("tf.http.escape('team/web 1?x=%')") == "team%2Fweb%201%3Fx=%25");
+  CHECK(evaluate("tf.http.escape('a-b_c.d~e$f&g+h,i:j;k=l@m')") == "a-b_c.d~e$f&g+h,i:j;k=l@m");
+  CHECK(evaluate("tf.http.escape('café')") == "caf%C3%A9");
+  CHECK(evaluate("tf.http.escape(42)") == "42");
+  CHECK(evaluate("tf.http.unescape('team%2Fweb%201%3fx')") == "team/web 1?x");
+  CHECK(evaluate("tf.http.unescape(tf.http.escape('a/b c%'))") == "a/b c%");
+  CHECK(evaluate("tf.http.path('servers', 'web 1', 'disks', 3)") == "/servers/web%201/disks/3");
+  for (const char* bad : {"'%2'", "'%G1'", "'x%'", "'%4x'"}) {
+    CAPTURE(bad);
+    CHECK(evaluate(std::string("tf.http.unescape(") + bad + ")")
+              .find("tf.http.unescape: malformed escape") != std::string::npos);
+  }
+  CHECK(evaluate("tf.http.path('servers', nil)").find("segment 2 is nil") != std::string::npos);
+  CHECK(evaluate("tf.http.escape({})").find("expects a string, got table") != std::string::npos);
 }

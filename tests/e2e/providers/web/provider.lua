@@ -15,6 +15,7 @@ return tf.provider {
     client_cert = tf.string { optional = true },
     client_key = tf.string { optional = true },
     insecure = tf.bool { optional = true },
+    proxy = tf.string { optional = true },
   },
   configure = function(config)
     -- Careless on purpose: the log module must hide the sensitive token.
@@ -32,6 +33,7 @@ return tf.provider {
       client_cert = config.client_cert,
       client_key = config.client_key,
       insecure = config.insecure,
+      proxy = config.proxy,
     }
   end,
 }
