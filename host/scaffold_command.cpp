@@ -2,17 +2,20 @@
 
 #include "host/text_file.h"
 
+#include <cctype>
 #include <map>
 #include <regex>
 #include <system_error>
+#include <vector>
 
 namespace luaform {
 namespace fs = std::filesystem;
 
 namespace {
 
-// The skeleton's files; "NAME" stands for the provider name and "PROVIDER_DIR" for the
-// directory's absolute path. (The ~ delimiters keep the Lua's `)"` from ending the strings.)
+// The skeleton's files; "NAME" stands for the provider name, "@UPPER@" for it in upper case
+// (environment variables), "@DIR@" for the directory's absolute path and "@PACKAGER@" for where
+// package_provider.cmake is. (The ~ delimiters keep the Lua's `)"` from ending the strings.)
 const std::map<std::string, std::string>& templates() {
   static const std::map<std::string, std::string> files = {
       {"provider.lua",
@@ -25,8 +28,8 @@ return tf.provider {
   schema = {
     endpoint = tf.string {
       optional = true,
-      default = tf.env("NAME_ENDPOINT", "http://127.0.0.1:8080"),
-      description = "Base URL of the API (env NAME_ENDPOINT)",
+      default = tf.env("@UPPER@_ENDPOINT", "http://127.0.0.1:8080"),
+      description = "Base URL of the API (env @UPPER@_ENDPOINT)",
     },
   },
   configure = function(config, unknown)
@@ -138,7 +141,7 @@ return tf.func {
 # `init` or a registry.
 provider_installation {
   dev_overrides {
-    "registry.opentofu.org/luaform/NAME" = "PROVIDER_DIR"
+    "registry.opentofu.org/luaform/NAME" = "@DIR@"
   }
   direct {}
 }
@@ -222,23 +225,53 @@ Written in Lua on luaform. Try it with OpenTofu (or Terraform: `terraform apply`
 (the layout registries and filesystem mirrors read):
 
     cmake -DHOST=terraform-provider-NAME -DPROVIDER_DIR=. -DVERSION=0.1.0 -DOUT=dist \
-          -P /usr/share/luaform/package_provider.cmake
+          -P @PACKAGER@
 
-(the script is `host/packaging/package_provider.cmake` in luaform's source tree).
+(the script is `host/packaging/package_provider.cmake` in luaform's source tree, and
+`share/luaform/package_provider.cmake` where luaform is installed).
 )~"},
   };
   return files;
 }
 
-std::string filled(std::string text, const std::string& name, const std::string& dir) {
-  for (const auto& [key, value] :
-       {std::pair<std::string, std::string>{"NAME", name}, {"PROVIDER_DIR", dir}}) {
+struct Fill {
+  std::string name;
+  std::string dir;
+  std::string packager;
+};
+
+std::string filled(std::string text, const Fill& fill) {
+  std::string upper = fill.name;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  // The @...@ placeholders first: "NAME" is inside none of their values' spellings.
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"@UPPER@", upper},
+                                   {"@DIR@", fill.dir},
+                                   {"@PACKAGER@", fill.packager},
+                                   {"NAME", fill.name}}) {
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size())) {
       text.replace(at, key.size(), value);
     }
   }
   return text;
+}
+
+// Where package_provider.cmake is for the host at `host`: installed beside it
+// (PREFIX/bin/luaform, PREFIX/share/luaform), or in the source tree it was built from; else the
+// installed path, which the README then explains.
+std::string packager_near(const fs::path& host) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(host, ec);
+  std::vector<fs::path> candidates = {real.parent_path().parent_path() / "share" / "luaform" /
+                                      "package_provider.cmake"};
+#if defined(LUAFORM_SOURCE_DIR)
+  candidates.push_back(fs::path(LUAFORM_SOURCE_DIR) / "host" / "packaging" /
+                       "package_provider.cmake");
+#endif
+  for (const auto& candidate : candidates) {
+    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+  }
+  return "/usr/share/luaform/package_provider.cmake";
 }
 
 }  // namespace
@@ -258,9 +291,9 @@ bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::p
     return false;
   }
   const fs::path root = fs::absolute(dir, ec);
+  const Fill fill{name, root.string(), packager_near(host)};
   for (const auto& [relative, text] : templates()) {
-    if (!write_text_file(root / filled(relative, name, ""), filled(text, name, root.string()), out,
-                         err)) {
+    if (!write_text_file(root / filled(relative, fill), filled(text, fill), out, err)) {
       return false;
     }
   }

@@ -1,10 +1,11 @@
 """`luaform --scaffold NAME [DIR]`: a new provider that passes --check and luacheck, applies
 through the real CLI with an empty plan afterwards, and documents itself with --docs."""
 import os
+import re
 import shutil
 import subprocess
 
-from harness import Tofu, squash
+from harness import Tofu, os_arch, squash
 
 
 def run_host(host, *args, cwd=None, env=None):
@@ -55,6 +56,19 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
     assert docs.returncode == 0, docs.stderr
     page = (target / "docs" / "resources" / "item.md").read_text()
     assert 'resource "acme_item" "first"' in page
+
+    # The environment variable is the provider's name in capitals.
+    assert 'tf.env("ACME_ENDPOINT"' in (target / "provider.lua").read_text()
+    # The README's release command, as written there, run in the provider's directory.
+    readme = (target / "README.md").read_text()
+    command = re.search(r"\n    (cmake .*?)\n\n", readme, re.S)
+    assert command, readme
+    packaged = subprocess.run(command.group(1).replace("\\\n", " "), shell=True, cwd=target,
+                              text=True, capture_output=True, timeout=120, check=False)
+    assert packaged.returncode == 0, packaged.stdout + packaged.stderr
+    assert sorted(p.name for p in (target / "dist").iterdir() if p.suffix != ".json") == [
+        "terraform-provider-acme_0.1.0_SHA256SUMS",
+        f"terraform-provider-acme_0.1.0_{os_arch()}.zip"]
 
 
 def test_scaffold_refuses_a_bad_name_and_a_directory_in_use(host_binary, tmp_path):
