@@ -26,6 +26,8 @@ engine::DocExamples find_examples(const fs::path& examples, const engine::Provid
   for (const auto& [type_name, _] : schema.resources) {
     read_example(examples / "resources" / type_name / "resource.tf", "resources/" + type_name,
                  found);
+    read_example(examples / "resources" / type_name / "import.sh",
+                 "resources/" + type_name + "/import", found);
   }
   for (const auto& [type_name, _] : schema.data_sources) {
     read_example(examples / "data-sources" / type_name / "data-source.tf",
@@ -44,10 +46,11 @@ engine::DocExamples find_examples(const fs::path& examples, const engine::Provid
 }  // namespace
 
 bool write_docs(const lua::ScriptSet& scripts, const engine::ProviderSchema& schema,
-                const fs::path& dir, std::ostream& out, std::ostream& err) {
+                const std::set<std::string>& importable, const fs::path& dir, std::ostream& out,
+                std::ostream& err) {
   const auto examples = find_examples(scripts.directory / "examples", schema);
   for (const auto& [relative, text] :
-       engine::registry_docs(scripts.provider_name, schema, examples)) {
+       engine::registry_docs(scripts.provider_name, schema, examples, importable)) {
     if (!write_text_file(dir / relative, text, out, err)) return false;
   }
   return true;

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -102,17 +103,18 @@ int check(const luaform::lua::ScriptSet& scripts) {
 // loads without errors; else 1. Problems go to stderr, so stdout stays what `use` writes.
 template <class Use>
 int with_served_schema(const luaform::lua::ScriptSet& scripts, Use&& use) {
-  auto service =
-      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  const auto logic = luaform::lua::load_provider(scripts);
+  auto service = std::make_shared<luaform::engine::ProviderService>(logic);
   auto response = service->get_provider_schema();
   print_diagnostics(response.diagnostics, std::cerr);
   if (response.diagnostics.has_errors() || response.schema == nullptr) return 1;
-  return use(*response.schema);
+  return use(*response.schema, *logic);
 }
 
 // Prints the schema the CLI would see as JSON.
 int schema(const luaform::lua::ScriptSet& scripts) {
-  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
+  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served,
+                                         const luaform::engine::ProviderLogic&) {
     std::cout << luaform::engine::provider_schema_json(provider_address(scripts), served) << "\n";
     return 0;
   });
@@ -124,8 +126,13 @@ int docs(const luaform::lua::ScriptSet& scripts, const char* dir) {
     std::cerr << "error: --docs needs the directory to write into, as in --docs docs\n";
     return 2;
   }
-  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
-    return luaform::write_docs(scripts, served, dir, std::cout, std::cerr) ? 0 : 1;
+  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served,
+                                         const luaform::engine::ProviderLogic& logic) {
+    std::set<std::string> importable;
+    for (const auto& [type_name, _] : served.resources) {
+      if (logic.importable(type_name)) importable.insert(type_name);
+    }
+    return luaform::write_docs(scripts, served, importable, dir, std::cout, std::cerr) ? 0 : 1;
   });
 }
 

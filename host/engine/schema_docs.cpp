@@ -204,15 +204,37 @@ void write_example(std::ostringstream& out, const DocExamples& examples, const s
   out << "\n## Example Usage\n\n```" << language << "\n" << text << "\n```\n";
 }
 
+// How to bring an existing object under management, as registry pages show it: the example's
+// own command when there is one, else an import block and the CLI command, by id.
+void write_import(std::ostringstream& out, const std::string& type_name, const Schema& schema,
+                  const DocExamples& examples, const std::string& key) {
+  out << "\n## Import\n\n";
+  auto own = examples.find(key + "/import");
+  if (own != examples.end()) {
+    std::string text = own->second;
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    out << "Import is supported using the following syntax:\n\n```shell\n" << text << "\n```\n";
+    return;
+  }
+  out << "An existing object is imported by its id, with an import block:\n\n```terraform\n"
+         "import {\n  to = "
+      << type_name << ".example\n  id = \"<id>\"\n}\n```\n\nor on the command line:\n\n```shell\n"
+      << "terraform import " << type_name << ".example <id>\n```\n";
+  if (schema.identity) {
+    out << "\nIt can also be imported by its identity (see Identity Schema below).\n";
+  }
+}
+
 std::string object_page(const std::string& provider, const std::string& type_name,
                         const Schema& schema, const char* kind, const std::string& key,
-                        const DocExamples& examples) {
+                        const DocExamples& examples, bool importable = false) {
   std::ostringstream out;
   write_front_matter(out, type_name + " " + kind + " - " + provider, schema.block.description);
   out << "# " << type_name << " (" << kind << ")\n";
   if (!schema.block.description.empty()) out << "\n" << schema.block.description << "\n";
   write_example(out, examples, key);
   write_schema(out, schema.block);
+  if (importable) write_import(out, type_name, schema, examples, key);
   if (schema.identity) write_identity(out, type_name, *schema.identity);
   return out.str();
 }
@@ -276,12 +298,14 @@ std::string short_name(const std::string& provider, const std::string& type_name
 
 std::map<std::string, std::string> registry_docs(const std::string& provider_name,
                                                  const ProviderSchema& schema,
-                                                 const DocExamples& examples) {
+                                                 const DocExamples& examples,
+                                                 const std::set<std::string>& importable) {
   std::map<std::string, std::string> pages;
   pages["index.md"] = index_page(provider_name, schema, examples);
   for (const auto& [type_name, s] : schema.resources) {
     pages["resources/" + short_name(provider_name, type_name) + ".md"] =
-        object_page(provider_name, type_name, s, "Resource", "resources/" + type_name, examples);
+        object_page(provider_name, type_name, s, "Resource", "resources/" + type_name, examples,
+                    importable.contains(type_name));
   }
   for (const auto& [type_name, s] : schema.data_sources) {
     pages["data-sources/" + short_name(provider_name, type_name) + ".md"] = object_page(

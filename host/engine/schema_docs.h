@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "host/engine/schema.h"
@@ -11,14 +12,18 @@
 namespace luaform::engine {
 
 // Example configurations by page: "provider", "resources/TYPE", "data-sources/TYPE",
-// "functions/NAME" (TYPE is the full type name, "example_server").
+// "functions/NAME" (TYPE is the full type name, "example_server"); "resources/TYPE/import" is
+// a resource's import command (tfplugindocs' import.sh).
 using DocExamples = std::map<std::string, std::string>;
 
 // The pages, by path relative to the docs directory ("index.md", "resources/server.md",
 // "data-sources/image.md", "functions/parse_arn.md"). `schema` is the schema as served (with
-// "id" and the timeouts block).
+// "id" and the timeouts block). The resources in `importable` get an Import section: the
+// example's import command, else the import block and command by id (and by identity when the
+// resource has one).
 std::map<std::string, std::string> registry_docs(const std::string& provider_name,
                                                  const ProviderSchema& schema,
-                                                 const DocExamples& examples);
+                                                 const DocExamples& examples,
+                                                 const std::set<std::string>& importable = {});
 
 }  // namespace luaform::engine

@@ -102,3 +102,24 @@ TEST_CASE("a function page shows its signature and arguments") {
   CHECK(contains(page, "```text\njoin(sep string, parts string...) string\n```"));
   CHECK(contains(page, "- `sep` (String, Nullable)\n- `parts` (String, Variadic) Pieces\n"));
 }
+
+TEST_CASE("an importable resource's page says how to import it; the example's command wins") {
+  const auto generated = registry_docs("cloud", sample(), {}, {"cloud_server"});
+  const std::string& page = generated.at("resources/server.md");
+  CHECK(page.find("## Import") != std::string::npos);
+  CHECK(page.find("import {\n  to = cloud_server.example\n  id = \"<id>\"\n}") !=
+        std::string::npos);
+  CHECK(page.find("terraform import cloud_server.example <id>") != std::string::npos);
+  // Before the identity section, after the schema.
+  CHECK(page.find("## Import") > page.find("## Schema"));
+  // Not importable: no section.
+  CHECK(registry_docs("cloud", sample(), {}).at("resources/server.md").find("## Import") ==
+        std::string::npos);
+  const auto own = registry_docs(
+      "cloud", sample(),
+      {{"resources/cloud_server/import", "terraform import cloud_server.web eu-1/web\n"}},
+      {"cloud_server"});
+  CHECK(own.at("resources/server.md")
+            .find("```shell\nterraform import cloud_server.web eu-1/web\n```") !=
+        std::string::npos);
+}
