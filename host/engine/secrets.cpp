@@ -53,7 +53,8 @@ void collect_block(const Block& block, const Value& object, std::vector<std::str
   if (!object.is_known() || object_data(object) == nullptr) return;
   for (const auto& attribute : block.attributes) {
     const Value v = object.get_attribute(attribute.name);
-    if (attribute.sensitive) {
+    // A write-only value (a password sent once) is kept nowhere, and shown nowhere either.
+    if (attribute.sensitive || attribute.write_only) {
       collect_leaves(v, out);
     } else if (attribute.nested) {
       collect_nested(*attribute.nested, v, out);

@@ -13,7 +13,8 @@
 namespace luaform::engine {
 
 // The strings and numbers (as text) inside the sensitive parts of `object`, a value of
-// `block`'s implied type. Nulls, unknowns and booleans hold nothing to hide.
+// `block`'s implied type: attributes declared sensitive or write-only, and values marked
+// sensitive. Nulls, unknowns and booleans hold nothing to hide.
 std::vector<std::string> sensitive_texts(const Block& block, const Value& object);
 
 // `text` with every occurrence of each secret replaced by "***", longest secrets first (so a

@@ -108,3 +108,14 @@ TEST_CASE("a secret is hidden in base64, alone or inside a longer encoded text")
   // Too short a secret has no base64 spelling: four characters would hide unrelated text.
   CHECK(redact("aHVudA==", {"hunt"}) == "aHVudA==");
 }
+
+TEST_CASE("a write-only value is hidden like a sensitive one") {
+  Block block;
+  Attribute password = attribute("password", Type::string(), false, true, false);
+  password.write_only = true;
+  block.attributes = {attribute("name", Type::string(), true, false, false), password};
+  const Value object = Value::object(
+      block.implied_type(),
+      {{"name", Value::string("db")}, {"password", Value::string("sent-once-4471")}});
+  CHECK(sensitive_texts(block, object) == std::vector<std::string>{"sent-once-4471"});
+}
