@@ -170,3 +170,31 @@ def test_a_scaffolded_provider_is_packaged_through_its_link_to_the_host(tmp_path
         names = archive.namelist()
     assert binary == host_binary.read_bytes()  # the host itself, not a link
     assert "provider.lua" in names and not any(n.startswith("try/") for n in names)
+
+
+def test_a_vendored_pure_lua_library_travels_in_the_release_and_loads(tmp_path, host_binary,
+                                                                       tofu_binary, protocol):
+    # tests/e2e/providers/vendored holds semverlite/ as a rock lays its modules out; the zip must
+    # carry them, and the installed provider must find them with require.
+    out = tmp_path / "dist"
+    package(host_binary, REPO / "tests/e2e/providers/vendored", out)
+    zip_path = out / f"terraform-provider-vendored_{VERSION}_{os_arch()}.zip"
+    with zipfile.ZipFile(zip_path) as archive:
+        names = set(archive.namelist())
+    assert {"semverlite/init.lua", "semverlite/compare.lua", "resource_pin.lua"} <= names, names
+    mirror = tmp_path / "mirror"
+    target = mirror / "registry.opentofu.org/luaform/vendored"
+    target.mkdir(parents=True)
+    shutil.copy2(zip_path, target)
+    tofu = Tofu(tofu_binary, tmp_path / "work", write_mirror_config(tmp_path / "m.tfrc", mirror),
+                protocol)
+    tofu.write(required_providers("vendored", version=f"= {VERSION}") + """
+resource "vendored_pin" "it" {
+  version = "v2.10.1"
+  than    = "2.9.7"
+}
+""")
+    tofu.run("init", "-input=false")
+    tofu.apply()
+    values = resources(tofu.state())["vendored_pin.it"]["values"]
+    assert values["major"] == 2 and values["newer"] is True
