@@ -95,8 +95,9 @@ int check(const luaform::lua::ScriptSet& scripts) {
   auto diags = service->get_provider_schema().diagnostics;
   print_scripts(scripts, std::cout);
   print_diagnostics(diags, std::cout);
-  std::cout << (diags.has_errors() ? "check failed\n" : "check passed\n");
-  return diags.has_errors() ? 1 : 0;
+  // A script left out is a warning for the CLI (the rest serves) and a failure here.
+  std::cout << (diags.empty() ? "check passed\n" : "check failed\n");
+  return diags.empty() ? 0 : 1;
 }
 
 // Runs `use` on the schema the CLI would see and returns its exit status, when the provider

@@ -21,9 +21,12 @@ std::string arguments_expected(const Function& f) {
 
 // The first error of `diags` as one line of text.
 std::string error_text(const Diagnostics& diags) {
-  for (const auto& d : diags.items()) {
-    if (d.severity != Severity::Error) continue;
-    return d.detail.empty() ? d.summary : d.summary + ": " + d.detail;
+  // The first error, else the first warning (a script left out).
+  for (const bool errors : {true, false}) {
+    for (const auto& d : diags.items()) {
+      if ((d.severity == Severity::Error) != errors) continue;
+      return d.detail.empty() ? d.summary : d.summary + ": " + d.detail;
+    }
   }
   return "failed";
 }
@@ -52,8 +55,8 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
   auto it = schema_.functions.find(req.name);
   if (it == schema_.functions.end()) {
     std::string text = "this provider has no function named \"" + req.name + "\"";
-    if (schema_diagnostics_.has_errors()) {
-      text += " (loading the provider failed: " + error_text(schema_diagnostics_) + ")";
+    if (!schema_diagnostics_.empty()) {
+      text += " (loading the provider: " + error_text(schema_diagnostics_) + ")";
     }
     return fail(text);
   }

@@ -91,6 +91,11 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
                                       const Schema& schema, const DynamicValue& config) const {
   return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
     Diagnostics diags;
+    if (auto left_out = schema_.left_out.find(type_name);
+        owner != SchemaOwner::Provider && left_out != schema_.left_out.end()) {
+      diags.error("Cannot use " + type_name + ": its script does not load", left_out->second);
+      return diags;
+    }
     Value v = detail::decode_dynamic(config, schema.block.implied_type(), diags);
     if (diags.has_errors()) return diags;
     // A validator's message or log line may quote the value it refused.

@@ -171,6 +171,10 @@ struct ProviderSchema {
   // Values opened for the length of one CLI run and never saved (ephemeral "x" "y" { ... }).
   std::map<std::string, Schema> ephemeral_resources;  // keyed by full type name
   std::map<std::string, Function> functions;          // keyed by the name after provider::NAME::
+  // Types whose definitions did not load, with why. Each stands in its map above with an empty
+  // schema, so that the CLI accepts the provider and reaches validation, where a configuration
+  // that uses one gets an error saying why; every other type works.
+  std::map<std::string, std::string> left_out;
 };
 
 // True when some resource, data source, ephemeral resource or the provider uses nested attributes,

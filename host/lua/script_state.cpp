@@ -241,8 +241,24 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     // `return tf.resource { ... }` is a tail call, so an error raised by tf.resource has no
     // line to point at; the file name at least says where to look.
     if (report) {
-      report->diagnostics.error("Cannot load " + display,
-                                prefixed(display, failure.value_or(display)));
+      const std::string why = prefixed(display, failure.value_or(display));
+      if (expected == "provider") {
+        // Without provider.lua's schema no provider block can be read: nothing works.
+        report->diagnostics.error("Cannot load " + display, why);
+      } else {
+        // One broken script leaves out its own type only; the others serve. The CLI shows
+        // this warning when it validates the provider, beside its own error for a
+        // configuration that uses the type.
+        report->diagnostics.warning(
+            "Cannot load " + display + ": " + type_name + " is left out",
+            why + "\n\nThe provider's other types work. Configurations that use " + type_name +
+                " fail until " + display + " loads (`--check` lists every problem).");
+        // An empty stand-in (not for functions, whose signature the CLI checks first).
+        if (expected == "resource") report->schema.resources[type_name] = {};
+        if (expected == "data_source") report->schema.data_sources[type_name] = {};
+        if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
+        report->schema.left_out[type_name] = why;
+      }
       report->failed.insert(file);
     }
     return;

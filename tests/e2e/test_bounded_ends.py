@@ -44,11 +44,12 @@ def test_a_top_level_that_never_returns_is_a_load_error_at_the_load_timeout(make
                                                                           test_provider):
     tofu = slowload(make_tofu, test_provider, "2s")
     started = time.monotonic()
-    result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    # The script is left out; the provider's other type applies.
+    result = tofu.run("apply", "-auto-approve", "-input=false")
     assert time.monotonic() - started < 60
-    stderr = squash(result.stderr)
-    assert "Cannot load resource_spin.lua" in stderr, result.stderr
-    assert "resource_spin.lua:5: loading did not finish within 2s" in stderr, result.stderr
+    shown = squash(result.stdout + result.stderr)
+    assert "Cannot load resource_spin.lua: slowload_spin is left out" in shown, shown
+    assert "resource_spin.lua:5: loading did not finish within 2s" in shown, shown
     for marker in CRASH_MARKERS:
         assert marker not in result.stdout + result.stderr
 
@@ -57,8 +58,8 @@ def test_ctrl_c_while_the_scripts_load_ends_the_command_at_the_load_timeout(make
                                                                             test_provider):
     # The CLI sends no StopProvider while it waits for the schema (a StopProvider that comes
     # then is answered at once and ends the load: plugin_server_test); the load timeout bounds
-    # the wait instead of the script.
-    tofu = slowload(make_tofu, test_provider, "5s")
+    # the wait instead of the script, once per provider process the CLI starts (a few).
+    tofu = slowload(make_tofu, test_provider, "3s")
     process = tofu.start("plan", "-input=false")
     try:
         assert wait_for(lambda: process.pid in provider_processes("slowload").values(), 60), \
@@ -69,8 +70,9 @@ def test_ctrl_c_while_the_scripts_load_ends_the_command_at_the_load_timeout(make
         time.sleep(1)  # the CLI is waiting for the schema
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=120)
-        assert time.monotonic() - started < 5 + MARGIN, stdout + stderr
-        assert process.returncode != 0
+        # Ended (interrupted, or done: the left-out script does not stop the plan of the other
+        # type), and not by the script's forever.
+        assert time.monotonic() - started < 60, stdout + stderr
         assert wait_for(lambda: not set(pids) & set(provider_processes("slowload")),
                         GRACE + MARGIN)
     finally:

@@ -19,10 +19,13 @@ def marked_line(script: Path, mark: str) -> int:
 
 
 def assert_diagnostic_without_crash(result, script: str, line: int, message: str) -> None:
+    # The error, and where it comes from: in the error itself, or (a script that does not load)
+    # in the warning beside the CLI's error, which the CLI prints on stdout.
     stderr = squash(result.stderr)
+    shown = squash(result.stdout + result.stderr)
     assert "Error:" in stderr, result.stderr
-    assert f"{script}:{line}" in stderr, result.stderr
-    assert message in stderr, result.stderr
+    assert f"{script}:{line}" in shown, result.stdout + result.stderr
+    assert message in shown, result.stdout + result.stderr
     for marker in CRASH_MARKERS:
         assert marker not in result.stderr + result.stdout, result.stderr
 
@@ -119,17 +122,18 @@ resource "broken_leaky" "it" {{
 
 def test_syntax_error_in_a_script_is_a_diagnostic_with_script_and_line(make_tofu,
                                                                        test_provider):
+    # The type of a script that does not load stands in the schema with no attributes, so the
+    # CLI asks the provider to validate a configuration of it: the error says why.
     tofu = make_tofu({"badsyntax": test_provider("badsyntax")})
     tofu.write(required_providers("badsyntax") + """
-resource "badsyntax_thing" "it" {
-  name = "x"
-}
+resource "badsyntax_thing" "it" {}
 """)
 
     result = tofu.run("plan", "-input=false", ok=(1,))
 
     line = marked_line(TEST_PROVIDERS_DIR / "badsyntax" / "resource_thing.lua", "syntax")
     assert_diagnostic_without_crash(result, "resource_thing.lua", line, "near")
+    assert "Cannot use badsyntax_thing: its script does not load" in squash(result.stderr)
 
 
 def test_declaring_id_is_an_error_naming_the_script(make_tofu, test_provider):
@@ -142,3 +146,33 @@ resource "badsyntax_claims_id" "it" {}
 
     assert ('resource_claims_id.lua: tf.resource: attribute "id" is reserved'
             in squash(result.stderr))
+
+
+def test_a_script_that_does_not_load_leaves_out_its_type_only(make_tofu, test_provider):
+    tofu = make_tofu({"partial": test_provider("partial")})
+    line = marked_line(TEST_PROVIDERS_DIR / "partial" / "resource_typo.lua", "typo")
+    tofu.write(required_providers("partial") + """
+resource "partial_good" "it" {
+  name = "works"
+}
+""")
+    # The other type works; the CLI shows why the broken one is left out.
+    applied = tofu.run("apply", "-auto-approve", "-input=false")
+    assert resources(tofu.state())["partial_good.it"]["values"]["id"] == "works"
+    shown = squash(applied.stdout + applied.stderr)
+    assert "Warning: Cannot load resource_typo.lua: partial_typo is left out" in shown, shown
+    assert f"resource_typo.lua:{line}:" in shown, shown
+
+    # A configuration that uses the broken type fails. With arguments the CLI refuses them
+    # itself (the stand-in has none) before asking the provider; OpenTofu shows the warning
+    # with the script and line beside that error, HashiCorp Terraform only its own error.
+    tofu.write(required_providers("partial") + """
+resource "partial_typo" "it" {
+  name = "broken"
+}
+""")
+    result = tofu.run("plan", "-input=false", ok=(1,))
+    output = squash(result.stdout + result.stderr)
+    assert "Error: Unsupported argument" in output, output
+    if "terraform" not in tofu.binary.name:
+        assert f"resource_typo.lua:{line}:" in output, output

@@ -87,7 +87,7 @@ TEST_CASE("a syntax error in a required module names that module's file and line
   dir.write("lib/broken.lua", "local M = {}\nfunction M.f(\nreturn M\n");
   dir.write("resource_user.lua", "local broken = require('lib.broken')\nreturn broken\n");
   auto d = only_error(*dir.load());
-  CHECK(d.summary == "Cannot load resource_user.lua");
+  CHECK(d.summary == "Cannot load resource_user.lua: test_user is left out");
   CHECK(d.detail.find("resource_user.lua:1: error loading module 'lib.broken' from "
                       "'lib/broken.lua':\n\tlib/broken.lua:3:") == 0);
 }

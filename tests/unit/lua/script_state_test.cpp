@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "host/engine/provider_service.h"
+
 #include "provider_dir.h"
 
 using namespace luaform;
@@ -19,11 +21,14 @@ return tf.resource {
 }
 )";
 
-// The one diagnostic about `script`, which must exist.
+// The one diagnostic about a script that did not load, which must exist: a warning for a
+// resource or data source's (it is left out, the rest serves), an error for provider.lua's.
 engine::Diagnostic only_error(const engine::ProviderLogic& logic) {
   const auto& items = logic.load_diagnostics().items();
   REQUIRE_MESSAGE(items.size() == 1, all_text(logic.load_diagnostics()));
-  CHECK(items[0].severity == engine::Severity::Error);
+  const bool provider = items[0].summary.find("provider.lua") != std::string::npos;
+  CHECK(items[0].severity == (provider ? engine::Severity::Error : engine::Severity::Warning));
+  if (!provider) CHECK(items[0].summary.find(" is left out") != std::string::npos);
   return items[0];
 }
 
@@ -38,9 +43,21 @@ TEST_CASE("a syntax error names the script in the summary and file:line in the d
   auto d = only_error(*logic);
   CHECK(d.summary.find("resource_bad.lua") != std::string::npos);
   CHECK(d.detail.find("resource_bad.lua:4:") == 0);
-  SUBCASE("and the other scripts still load") {
+  SUBCASE("and the other scripts still load; the broken type stands in with no attributes") {
     CHECK(logic->schema().resources.count("test_good") == 1);
-    CHECK(logic->schema().resources.count("test_bad") == 0);
+    REQUIRE(logic->schema().resources.count("test_bad") == 1);
+    CHECK(logic->schema().resources.at("test_bad").block.attributes.empty());
+    CHECK(logic->schema().left_out.at("test_bad").find("resource_bad.lua:4:") == 0);
+    // The CLI gets the schema without errors; validating a configuration of the broken type
+    // says why it cannot be used.
+    engine::ProviderService service(logic);
+    CHECK_FALSE(service.get_provider_schema().diagnostics.has_errors());
+    engine::ValidateRequest req;
+    req.type_name = "test_bad";
+    const auto diags = service.validate_resource_config(req);
+    REQUIRE(diags.has_errors());
+    CHECK(diags.items()[0].summary == "Cannot use test_bad: its script does not load");
+    CHECK(diags.items()[0].detail.find("resource_bad.lua:4:") == 0);
   }
 }
 
@@ -100,7 +117,9 @@ return tf.resource {
 }
 )");
   auto d = only_error(*dir.load());
-  CHECK(d.detail == "resource_nodelete.lua: tf.resource: a delete function is required");
+  CHECK(d.detail.starts_with(
+      "resource_nodelete.lua: tf.resource: a delete function is required\n\nThe provider's other "
+      "types work."));
 }
 
 TEST_CASE("a default of the wrong type is a load error") {
@@ -136,8 +155,8 @@ return { kind = "resource", schema = { name = { kind = "attribute", type = { nam
          create = function() end, read = function() end, delete = function() end }
 )");
   auto d = only_error(*dir.load());
-  CHECK(d.detail ==
-        "resource_raw.lua: attribute \"name\": set one of required, optional or computed");
+  CHECK(d.detail.starts_with(
+      "resource_raw.lua: attribute \"name\": set one of required, optional or computed\n"));
 }
 
 TEST_CASE("has_update and importable follow the functions a resource declares") {
