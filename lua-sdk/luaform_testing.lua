@@ -32,6 +32,32 @@ function M.temp_dir()
   return dir
 end
 
+-- Cleanups the running test registered (testing.cleanup), run when it ends, last first.
+local cleanups = {}
+
+-- Registers fn to run when the running test ends, whether it passed or failed (so that what a
+-- unit test created for real is removed even when an assertion stops it). Cleanups run last
+-- registered first; one that fails fails the test, after the others have run.
+function M.cleanup(fn)
+  if type(fn) ~= "function" then
+    error("cleanup expects a function, as in testing.cleanup(function() ... end)", 2)
+  end
+  cleanups[#cleanups + 1] = fn
+end
+
+-- Runs and forgets the registered cleanups; returns the message of the first that failed.
+local function run_cleanups()
+  local first_problem
+  for i = #cleanups, 1, -1 do
+    local ok, problem = pcall(cleanups[i])
+    if not ok and not first_problem then
+      first_problem = "cleanup failed: " .. tostring(problem)
+    end
+  end
+  cleanups = {}
+  return first_problem
+end
+
 -- Registers the test `name`: `fn` runs with no arguments and fails by raising an error.
 function M.test(name, fn)
   if type(name) ~= "string" or type(fn) ~= "function" then
@@ -66,6 +92,11 @@ function M.run_registered()
       native.write(string.format("  skip  %s (%s)\n", t.name, t.skip_reason))
     else
       local ok, problem = pcall(t.fn)
+      local cleanup_problem = run_cleanups()
+      if cleanup_problem then
+        problem = ok and cleanup_problem or (tostring(problem) .. "\n" .. cleanup_problem)
+        ok = false
+      end
       if ok then
         for _, dir in ipairs(made_dirs) do
           native.remove_tree(dir)
@@ -504,10 +535,41 @@ function Run:write_config(dir, config)
     self.source))
 end
 
-function Run:config_step(i, step)
+-- A plan-only step: plans the configuration without applying it; the plan must be empty, or
+-- not empty with expect_non_empty_plan.
+function Run:plan_step(i, step)
   self:write_config(self.work, step.config)
-  local code, output = self:cli(self.work, { "apply", "-auto-approve", "-input=false",
+  local code, output = self:cli(self.work, { "plan", "-detailed-exitcode", "-input=false",
     "-no-color" })
+  if step.expect_error then
+    if code ~= 1 or not output:find(step.expect_error, 1, true) then
+      error(string.format("step %d: plan was expected to fail with %q:\n%s", i,
+        step.expect_error, output), 0)
+    end
+    return
+  end
+  if code == 1 then
+    error(string.format("step %d: plan failed:\n%s", i, output), 0)
+  end
+  if code == 2 and not step.expect_non_empty_plan then
+    error(string.format("step %d: the plan is not empty:\n%s", i, output), 0)
+  elseif code == 0 and step.expect_non_empty_plan then
+    error(string.format("step %d: the plan is empty, but expect_non_empty_plan says it is not", i),
+      0)
+  end
+end
+
+function Run:config_step(i, step)
+  if step.plan_only then
+    return self:plan_step(i, step)
+  end
+  local args = { "apply", "-auto-approve", "-input=false", "-no-color" }
+  if step.refresh_only then
+    -- Reads what changed outside Terraform into the state, changing nothing.
+    args[#args + 1] = "-refresh-only"
+  end
+  self:write_config(self.work, step.config)
+  local code, output = self:cli(self.work, args)
   self.applied = true
   if step.expect_error then
     if code == 0 then
@@ -536,8 +598,35 @@ function Run:config_step(i, step)
     "-input=false", "-no-color" })
   if plan_code == 2 and not step.expect_non_empty_plan then
     error(string.format("step %d: the plan after apply is not empty:\n%s", i, plan_output), 0)
+  elseif plan_code == 0 and step.expect_non_empty_plan then
+    error(string.format("step %d: the plan after apply is empty, but expect_non_empty_plan " ..
+      "says it is not", i), 0)
   elseif plan_code ~= 0 and plan_code ~= 2 then
     error(string.format("step %d: plan failed (exit %d):\n%s", i, plan_code, plan_output), 0)
+  end
+end
+
+-- The keys a step may have, by kind: an unknown one (a misspelling) is an error, not ignored.
+local STEP_KEYS = {
+  config = { config = true, check = true, expect_error = true, expect_non_empty_plan = true,
+    plan_only = true, refresh_only = true, pre_config = true },
+  import = { import = true, id = true, verify = true, verify_ignore = true, check = true,
+    expect_error = true, pre_config = true },
+}
+
+local function check_step_keys(i, step)
+  local kind = step.config and "config" or (step.import and "import")
+  if not kind then
+    error(string.format("step %d: a step needs config or import", i), 0)
+  end
+  for _, key in ipairs(sorted_keys(step)) do
+    if not STEP_KEYS[kind][key] then
+      error(string.format("step %d: a %s step has no key %q (keys: %s)", i, kind, tostring(key),
+        table.concat(sorted_keys(STEP_KEYS[kind]), ", ")), 0)
+    end
+  end
+  if step.plan_only and step.refresh_only then
+    error(string.format("step %d: plan_only and refresh_only do not go together", i), 0)
   end
 end
 
@@ -625,12 +714,19 @@ local function run_acceptance(spec)
   }
   local ok, problem = pcall(function()
     for i, step in ipairs(spec.steps or {}) do
+      check_step_keys(i, step)
+      -- pre_config: what happens outside Terraform before the step (drift made through the
+      -- API, as terraform-plugin-testing's PreConfig), given the last applied state.
+      if step.pre_config then
+        local done, problem = pcall(step.pre_config, run.last)
+        if not done then
+          error(string.format("step %d: pre_config failed: %s", i, tostring(problem)), 0)
+        end
+      end
       if step.config then
         run:config_step(i, step)
-      elseif step.import then
-        run:import_step(i, step)
       else
-        error(string.format("step %d: a step needs config or import", i), 0)
+        run:import_step(i, step)
       end
     end
   end)
@@ -657,9 +753,11 @@ end
 
 -- Registers an acceptance test: spec.steps run in order, each either
 --   { config = "HCL", check = function(state), expect_error = "text",
---     expect_non_empty_plan = true }
+--     expect_non_empty_plan = true, plan_only = true | refresh_only = true,
+--     pre_config = function(last_state) }
 --   { import = "address", id = "id" | function(state), verify = true,
---     verify_ignore = { "attribute" }, check = function(attributes), expect_error = "text" }
+--     verify_ignore = { "attribute" }, check = function(attributes), expect_error = "text",
+--     pre_config = function(last_state) }
 -- and spec.check_destroy(last_state) runs after the final destroy. `spec` may also be a
 -- function returning that table, called when the test runs (to make its directories then).
 -- It runs only when TF_ACC is set, as Go providers' acceptance tests do.

@@ -107,3 +107,28 @@ def test_a_missing_test_directory_fails_loudly(test_provider):
     assert result.returncode == 1
     assert "no such test file or directory" in result.stderr or \
         "no test files (*_test.lua)" in result.stderr, result.stderr
+
+
+def test_steps_are_checked_and_cleanups_always_run(test_provider, tofu_binary, protocol,
+                                                   tmp_path):
+    kit = test_provider("kit")
+    marker = tmp_path / "cleanups.txt"
+    result = run_tests(kit, "kit", str(kit / "steps"), TF_ACC="1",
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol),
+                       KIT_CLEANUP_MARKER=str(marker))
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    # A misspelt key is an error, not ignored.
+    assert re.search(r'FAIL  acceptance: a misspelt step key\n.*step 1: a config step has no '
+                     r'key "expect_nonempty_plan" \(keys: check, config, expect_error, '
+                     r'expect_non_empty_plan, plan_only, pre_config, refresh_only\)', out), out
+    # expect_non_empty_plan asserts that the plan is not empty.
+    assert re.search(r"FAIL  acceptance: an empty plan that was expected not to be\n.*step 1: the "
+                     r"plan after apply is empty, but expect_non_empty_plan says it is not", out), out
+    assert "  ok    acceptance: a plan-only step with an empty plan" in out, out
+    # Cleanups ran after the failed assertion, last registered first; a failing one fails.
+    assert marker.read_text() == "second registered\nfirst registered\n"
+    assert re.search(r"FAIL  cleanups run after a failure\n.*fails before the end", out), out
+    assert re.search(r"FAIL  a failing cleanup fails a passing test\n.*cleanup failed: "
+                     r".*could not delete the object", out), out
+    assert summary(result) == (1, 4, 0)

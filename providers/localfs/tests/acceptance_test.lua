@@ -53,3 +53,33 @@ testing.acceptance("localfs_file lifecycle", function()
     end,
   }
 end)
+
+-- Drift made outside Terraform before a step (pre_config): a plan-only step sees it, a
+-- refresh-only step takes it into the state, and a plan-only step then finds the state and the
+-- file agree while the configuration does not.
+testing.acceptance("localfs_file drift", function()
+  local path = testing.temp_dir() .. "/drift.txt"
+  local function overwrite()
+    local f = assert(io.open(path, "wb"))
+    f:write("changed outside\n")
+    f:close()
+  end
+  return {
+    steps = {
+      { config = file_config(path, "one\n", "0600") },
+      { config = file_config(path, "one\n", "0600"), pre_config = overwrite, plan_only = true,
+        expect_non_empty_plan = true },
+      {
+        config = file_config(path, "one\n", "0600"),
+        refresh_only = true,
+        expect_non_empty_plan = true,
+        check = function(state)
+          testing.equal(state.resources["localfs_file.f"].content, "changed outside\n")
+          testing.equal(read_file(path), "changed outside\n", "a refresh changes no file")
+        end,
+      },
+      { config = file_config(path, "one\n", "0600") },
+      { config = file_config(path, "one\n", "0600"), plan_only = true },
+    },
+  }
+end)
