@@ -216,7 +216,10 @@ int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
             luaform::lua::load_provider(luaform::list_scripts(located), load));
       },
       [stops = load.stops] { stops->fetch_add(1); });
-  return luaform::protocol::serve(service, options);
+  const int status = luaform::protocol::serve(service, options);
+  // serve() gave running scripts their grace; tearing down must not take another forever.
+  luaform::protocol::exit_after(std::chrono::seconds(5));
+  return status;
 }
 
 }  // namespace

@@ -71,10 +71,10 @@ class Validator {
       }
     }
     if (!attr.default_problem.empty() && v.is_null()) {
-      diags_.error("Invalid default for \"" + name + "\"",
-                   "The argument is not set, and its default cannot be used: " +
-                       attr.default_problem + ".",
-                   path);
+      diags_.error(
+          "Invalid default for \"" + name + "\"",
+          "The argument is not set, and its default cannot be used: " + attr.default_problem + ".",
+          path);
     }
     one_of_group(with_self(attr.exactly_one_of, path), true, path);
     one_of_group(with_self(attr.at_least_one_of, path), false, path);

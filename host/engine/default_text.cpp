@@ -16,7 +16,8 @@ std::optional<Value> value_from_default_text(const Type& type, const std::string
       for (const char* no : {"0", "f", "F", "FALSE", "false", "False"}) {
         if (text == no) return Value::boolean(false);
       }
-      problem = "\"" + text + "\" is not a bool (true, false, 1, 0, t, f, TRUE, FALSE, True, False)";
+      problem =
+          "\"" + text + "\" is not a bool (true, false, 1, 0, t, f, TRUE, FALSE, True, False)";
       return std::nullopt;
     case TypeKind::Number:
       if (auto number = Number::parse(text)) return Value::number(*number);

@@ -37,7 +37,7 @@ struct Attribute {
   // A default given as text that is not a value of the type (X_INSECURE=maybe for a bool): an
   // error naming the attribute when the configuration leaves it unset, not a load failure.
   std::string default_problem;
-  bool has_validate = false;           // the logic checks values (ProviderLogic::validate_value)
+  bool has_validate = false;  // the logic checks values (ProviderLogic::validate_value)
   // What the plan of an update does with a computed value the configuration leaves unset: it
   // keeps the stored value (helper/schema's rule, and the framework's use_state_for_unknown,
   // still accepted), unless changes_on_update says the provider gives it a new value whenever

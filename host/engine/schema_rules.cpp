@@ -1,6 +1,8 @@
 #include "host/engine/schema_rules.h"
 
+#include <initializer_list>
 #include <set>
+#include <string_view>
 
 #include "host/engine/nested_elements.h"
 #include "host/engine/value_walk.h"
@@ -247,6 +249,13 @@ bool is_index(const std::string& part) {
   return !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
 }
 
+// The text of `parts` one after another (what `a + b + c` would make, in one allocation).
+std::string joined(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (const auto part : parts) out.append(part);
+  return out;
+}
+
 // Why `address` leads nowhere in a value of type `root`, or "" when it leads somewhere. The
 // walk is the one config_validation's value_at_address makes on values.
 std::string address_problem(const Type& root, const std::string& address) {
@@ -256,7 +265,8 @@ std::string address_problem(const Type& root, const std::string& address) {
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string& part = parts[i];
     if (part.empty()) return "it has an empty part";
-    const std::string here = walked.empty() ? "the top of the schema" : "\"" + walked + "\"";
+    const std::string here =
+        walked.empty() ? std::string("the top of the schema") : joined({"\"", walked, "\""});
     switch (t.kind()) {
       case TypeKind::Dynamic:
         return "";  // anything may be inside
@@ -267,16 +277,16 @@ std::string address_problem(const Type& root, const std::string& address) {
           break;
         }
         if (is_index(part) && !walked.empty() && i + 1 < parts.size()) {
-          return here + " is a single block or object, addressed without an index: \"" + walked +
-                 "." + parts[i + 1] + "\"";
+          return joined({here, " is a single block or object, addressed without an index: \"",
+                         walked, ".", parts[i + 1], "\""});
         }
-        return here + " has no attribute or block \"" + part + "\"";
+        return joined({here, " has no attribute or block \"", part, "\""});
       }
       case TypeKind::List:
       case TypeKind::Set:
         if (!is_index(part)) {
-          return here + " is a list, whose elements are addressed by index: \"" + walked + ".0." +
-                 part + "\"";
+          return joined({here, " is a list, whose elements are addressed by index: \"", walked,
+                         ".0.", part, "\""});
         }
         t = t.element();
         break;
@@ -285,14 +295,15 @@ std::string address_problem(const Type& root, const std::string& address) {
         break;
       case TypeKind::Tuple:
         if (!is_index(part) || part.size() > 9 || std::stoul(part) >= t.tuple_elements().size()) {
-          return here + " is a tuple without an element " + part;
+          return joined({here, " is a tuple without an element ", part});
         }
         t = t.tuple_elements()[std::stoul(part)];
         break;
       default:
-        return here + " is a " + t.friendly_name() + ", which has no \"" + part + "\"";
+        return joined({here, " is a ", t.friendly_name(), ", which has no \"", part, "\""});
     }
-    walked += (walked.empty() ? "" : ".") + part;
+    if (!walked.empty()) walked += '.';
+    walked += part;
   }
   return "";
 }
@@ -309,17 +320,19 @@ void check_addresses(const Block& block, const Type& root, const std::string& wh
       for (const auto& address : *addresses) {
         const std::string problem = address_problem(root, address);
         if (problem.empty()) continue;
-        diags.error(where + ": attribute \"" + attr.name + "\": " + option + " names \"" + address +
-                        "\", which leads nowhere: " + problem,
+        diags.error(joined({where, ": attribute \"", attr.name, "\": ", option, " names \"",
+                            address, "\", which leads nowhere: ", problem}),
                     "Addresses start at the top of the schema: \"name\", \"boot.image\" in a "
                     "single block, \"disk.0.size\" in a list block.",
                     {AttributeName{attr.name}});
       }
     }
-    if (attr.nested) check_addresses(attr.nested->block, root, where + "." + attr.name, diags);
+    if (attr.nested) {
+      check_addresses(attr.nested->block, root, joined({where, ".", attr.name}), diags);
+    }
   }
   for (const auto& nested : block.blocks) {
-    check_addresses(nested.block, root, where + "." + nested.type_name, diags);
+    check_addresses(nested.block, root, joined({where, ".", nested.type_name}), diags);
   }
 }
 

@@ -330,7 +330,7 @@ ptrdiff_t PatternMatch::push_capture(lua_State* L, int i, const char* s, const c
   const Capture& capture = captures_[i];
   if (capture.length == kCaptureUnfinished) malformed("unfinished capture");
   if (capture.length == kCapturePosition) {
-    lua_pushinteger(L, static_cast<lua_Integer>(capture.init - subject_ + 1));
+    lua_pushinteger(L, static_cast<lua_Integer>(capture.init - subject_) + 1);
   } else {
     lua_pushlstring(L, capture.init, static_cast<size_t>(capture.length));
   }

@@ -254,8 +254,8 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
       std::string problem;
       a.default_value = engine::value_from_default_text(a.type, lua_tostring(L, -1), problem);
       if (!a.default_value) {
-        a.default_problem = (source.empty() ? "its default function gave " : source + ": ") +
-                            problem;
+        a.default_problem =
+            (source.empty() ? "its default function gave " : source + ": ") + problem;
       }
       lua_pop(L, 1);
       return a;

@@ -36,8 +36,9 @@ int find_or_match(lua_State* L, bool find) {
       luaL_pushfail(L);
       return 1;
     }
-    lua_pushinteger(L, static_cast<lua_Integer>(init + at));
-    lua_pushinteger(L, static_cast<lua_Integer>(init + at + pattern_length - 1));
+    const auto first = static_cast<lua_Integer>(init) + static_cast<lua_Integer>(at);
+    lua_pushinteger(L, first);
+    lua_pushinteger(L, first + static_cast<lua_Integer>(pattern_length) - 1);
     return 2;
   }
   const bool anchored = *p == '^';
@@ -51,7 +52,7 @@ int find_or_match(lua_State* L, bool find) {
   do {
     if (const char* end = state.match_at(start, p)) {
       if (!find) return state.push_captures(L, start, end);
-      lua_pushinteger(L, static_cast<lua_Integer>(start - s + 1));
+      lua_pushinteger(L, static_cast<lua_Integer>(start - s) + 1);
       lua_pushinteger(L, static_cast<lua_Integer>(end - s));
       return state.push_captures(L, nullptr, nullptr) + 2;
     }

@@ -101,6 +101,16 @@ class ParentWatch {
 
 }  // namespace
 
+void exit_after(std::chrono::seconds grace) {
+  std::thread([grace] {
+    std::this_thread::sleep_for(grace);
+    std::cerr << "[ERROR] luaform: still running " << grace.count()
+              << " s after serving ended; exiting\n";
+    std::cerr.flush();
+    std::_Exit(2);
+  }).detach();
+}
+
 bool started_by_cli() {
   return env_or_empty(kMagicCookieKey) == kMagicCookieValue;
 }

@@ -64,19 +64,20 @@ std::string problems_naming(const std::string& address) {
 }  // namespace
 
 TEST_CASE("addresses in conflicts_with and its kin must lead somewhere in the schema") {
-  for (const char* good : {"labels", "boot.image", "disk.0.size", "disk.3.size", "labels.env",
-                           "boot", "disk"}) {
+  for (const char* good :
+       {"labels", "boot.image", "disk.0.size", "disk.3.size", "labels.env", "boot", "disk"}) {
     CAPTURE(good);
     CHECK(problems_naming(good).empty());
   }
   CHECK(problems_naming("nonexistent") ==
         "resource test_x: attribute \"name\": conflicts_with names \"nonexistent\", which leads "
         "nowhere: the top of the schema has no attribute or block \"nonexistent\"\n");
-  CHECK(problems_naming("boot.0.image").find("\"boot\" is a single block or object, addressed "
-                                            "without an index: \"boot.image\"") !=
-        std::string::npos);
-  CHECK(problems_naming("disk.size").find("\"disk\" is a list, whose elements are addressed by "
-                                         "index: \"disk.0.size\"") != std::string::npos);
+  CHECK(problems_naming("boot.0.image")
+            .find("\"boot\" is a single block or object, addressed "
+                  "without an index: \"boot.image\"") != std::string::npos);
+  CHECK(problems_naming("disk.size")
+            .find("\"disk\" is a list, whose elements are addressed by "
+                  "index: \"disk.0.size\"") != std::string::npos);
   CHECK(problems_naming("disk.0.weight").find("\"disk.0\" has no attribute or block \"weight\"") !=
         std::string::npos);
   CHECK(problems_naming("labels.env.x").find("\"labels.env\" is a string") != std::string::npos);

@@ -114,8 +114,8 @@ TEST_CASE("a write-only value is hidden like a sensitive one") {
   Attribute password = attribute("password", Type::string(), false, true, false);
   password.write_only = true;
   block.attributes = {attribute("name", Type::string(), true, false, false), password};
-  const Value object = Value::object(
-      block.implied_type(),
-      {{"name", Value::string("db")}, {"password", Value::string("sent-once-4471")}});
+  const Value object =
+      Value::object(block.implied_type(),
+                    {{"name", Value::string("db")}, {"password", Value::string("sent-once-4471")}});
   CHECK(sensitive_texts(block, object) == std::vector<std::string>{"sent-once-4471"});
 }

@@ -28,8 +28,8 @@ TEST_CASE("a client refuses options it does not know or cannot use, saying which
   for (const char* option : {"ca_file", "client_cert", "client_key"}) {
     CAPTURE(option);
     CHECK(evaluate(std::string("tf.http.client { ") + option + " = '/nonexistent/x.pem' }")
-              .find(std::string("http: ") + option +
-                    " \"/nonexistent/x.pem\" cannot be read") != std::string::npos);
+              .find(std::string("http: ") + option + " \"/nonexistent/x.pem\" cannot be read") !=
+          std::string::npos);
   }
   CHECK(evaluate("tf.http.client { max_response_bytes = 0 }")
             .find("max_response_bytes must be a whole number of bytes") != std::string::npos);

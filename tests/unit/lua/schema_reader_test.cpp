@@ -301,7 +301,8 @@ return tf.provider {
   ::unsetenv("LUAFORM_TEST_TOKEN_SET");
 }
 
-TEST_CASE("environment text reads as Go's strconv reads it; bad text fails the argument, not the load") {
+TEST_CASE(
+    "environment text reads as Go's strconv reads it; bad text fails the argument, not the load") {
   ProviderDir dir;
   dir.write("provider.lua", R"(local tf = require("luaform")
 return tf.provider {
@@ -317,8 +318,8 @@ return tf.provider {
 }
 )");
   const std::pair<const char*, const char*> environment[] = {
-      {"LUAFORM_TEST_A", "1"},    {"LUAFORM_TEST_B", "TRUE"},  {"LUAFORM_TEST_C", "True"},
-      {"LUAFORM_TEST_D", "f"},    {"LUAFORM_TEST_N", "2.5e1"}, {"LUAFORM_TEST_BAD", "maybe"},
+      {"LUAFORM_TEST_A", "1"},       {"LUAFORM_TEST_B", "TRUE"},  {"LUAFORM_TEST_C", "True"},
+      {"LUAFORM_TEST_D", "f"},       {"LUAFORM_TEST_N", "2.5e1"}, {"LUAFORM_TEST_BAD", "maybe"},
       {"LUAFORM_TEST_WORSE", "0x1f"}};
   for (const auto& [name, value] : environment) ::setenv(name, value, 1);
   auto logic = dir.load();

@@ -216,7 +216,7 @@ TEST_CASE("a pattern that backtracks without end gives up at the budget, the dea
     const auto took = std::chrono::steady_clock::now() - started;
     std::string message = lua_tostring(L, -1) != nullptr ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
-    CHECK(took < std::chrono::seconds(20));
+    CHECK(took < std::chrono::seconds(120));  // about a second; the sanitizers slow it down
     CHECK(status != LUA_OK);
     return message;
   };
