@@ -28,6 +28,18 @@ def package(host: Path, provider_dir: Path, out: Path, version: str = VERSION,
     return result
 
 
+def from_packed_mirror(tmp_path: Path, zip_path: Path, name: str, tofu_binary,
+                       protocol) -> Tofu:
+    """A working directory whose CLI installs provider `name` from a filesystem mirror in the
+    packed layout (HOSTNAME/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_TARGET.zip)."""
+    mirror = tmp_path / "mirror"
+    target = mirror / f"registry.opentofu.org/luaform/{name}"
+    target.mkdir(parents=True)
+    shutil.copy2(zip_path, target)
+    return Tofu(tofu_binary, tmp_path / "work", write_mirror_config(tmp_path / "m.tfrc", mirror),
+                protocol)
+
+
 @pytest.fixture(scope="module")
 def release(tmp_path_factory, host_binary) -> Path:
     out = tmp_path_factory.mktemp("dist")
@@ -58,13 +70,8 @@ def test_the_release_holds_the_renamed_host_and_the_scripts_with_their_digest(re
 
 def test_the_cli_installs_the_release_from_a_packed_mirror_and_applies(release, tmp_path,
                                                                        tofu_binary, protocol):
-    # The packed layout: HOSTNAME/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_TARGET.zip
-    mirror = tmp_path / "mirror"
-    target = mirror / "registry.opentofu.org/luaform/localfs"
-    target.mkdir(parents=True)
-    shutil.copy2(release / f"terraform-provider-localfs_{VERSION}_{os_arch()}.zip", target)
-    tofu = Tofu(tofu_binary, tmp_path / "work", write_mirror_config(tmp_path / "m.tfrc", mirror),
-                protocol)
+    tofu = from_packed_mirror(tmp_path, release / f"terraform-provider-localfs_{VERSION}_"
+                              f"{os_arch()}.zip", "localfs", tofu_binary, protocol)
     tofu.write(required_providers("localfs", version=f"= {VERSION}") + """
 resource "localfs_file" "released" {
   path           = "released.bin"
@@ -182,12 +189,7 @@ def test_a_vendored_pure_lua_library_travels_in_the_release_and_loads(tmp_path, 
     with zipfile.ZipFile(zip_path) as archive:
         names = set(archive.namelist())
     assert {"semverlite/init.lua", "semverlite/compare.lua", "resource_pin.lua"} <= names, names
-    mirror = tmp_path / "mirror"
-    target = mirror / "registry.opentofu.org/luaform/vendored"
-    target.mkdir(parents=True)
-    shutil.copy2(zip_path, target)
-    tofu = Tofu(tofu_binary, tmp_path / "work", write_mirror_config(tmp_path / "m.tfrc", mirror),
-                protocol)
+    tofu = from_packed_mirror(tmp_path, zip_path, "vendored", tofu_binary, protocol)
     tofu.write(required_providers("vendored", version=f"= {VERSION}") + """
 resource "vendored_pin" "it" {
   version = "v2.10.1"
