@@ -101,14 +101,15 @@ int check(const luaform::lua::ScriptSet& scripts) {
 }
 
 // Runs `use` on the schema the CLI would see and returns its exit status, when the provider
-// loads without errors; else 1. Problems go to stderr, so stdout stays what `use` writes.
+// loads without problems (a script left out is one: its type's docs or schema would be
+// missing); else 1. Problems go to stderr, so stdout stays what `use` writes.
 template <class Use>
 int with_served_schema(const luaform::lua::ScriptSet& scripts, Use&& use) {
   const auto logic = luaform::lua::load_provider(scripts);
   auto service = std::make_shared<luaform::engine::ProviderService>(logic);
   auto response = service->get_provider_schema();
   print_diagnostics(response.diagnostics, std::cerr);
-  if (response.diagnostics.has_errors() || response.schema == nullptr) return 1;
+  if (!response.diagnostics.empty() || response.schema == nullptr) return 1;
   return use(*response.schema, *logic);
 }
 
