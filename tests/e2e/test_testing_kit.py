@@ -74,7 +74,7 @@ def test_acceptance_tests_are_skipped_without_tf_acc(localfs_dir):
     result = run_tests(localfs_dir, "localfs", "tests/acceptance_test.lua", cwd=localfs_dir)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "  skip  acceptance: localfs_file lifecycle (set TF_ACC=1" in result.stdout
-    assert summary(result) == (0, 0, 1)
+    assert summary(result) == (0, 0, 2)  # the lifecycle and the drift tests
 
 
 def test_failures_name_the_test_line_and_what_differs(test_provider, tmp_path):
