@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The release tests. Builds the release set of providers/localfs and providers/restapi for
-# linux_amd64, linux_arm64, windows_amd64 and darwin_arm64 with
+# linux_amd64, linux_arm64, windows_amd64, darwin_arm64 and darwin_amd64 with
 # host/packaging/release/build_release.sh, signed by a throwaway GPG key, and runs
 # tests/release/test_*.py on it: Linux hosts that need nothing but the kernel, the sums and the
 # signature, the CLI's init/apply/plan/destroy inside an empty root file system per Linux target
 # (arm64 through qemu-user), HTTPS from there, `tofu init` from a network mirror served over
 # HTTPS on loopback, the Windows host's imports and the same cycle under wine with OpenTofu for
-# Windows, and the macOS host's Mach-O form, libraries and signature (no macOS runs here).
+# Windows, and the macOS hosts' Mach-O form, libraries and signature (no macOS runs here).
 #
 #   bash tests/release/run.sh [--if-cached] [PYTEST ARGS...]
 #
@@ -26,7 +26,7 @@ if [[ "${1:-}" == --if-cached ]]; then
   if_cached=1
   shift
 fi
-read -r -a targets <<<"${LUAFORM_RELEASE_TARGETS:-linux_amd64 linux_arm64 windows_amd64 darwin_arm64}"
+read -r -a targets <<<"${LUAFORM_RELEASE_TARGETS:-linux_amd64 linux_arm64 windows_amd64 darwin_arm64 darwin_amd64}"
 if ((if_cached)); then
   for target in "${targets[@]}"; do
     if [[ ! -f "$(release_deps_dir "$target")/.complete" ]]; then
