@@ -393,8 +393,7 @@ AttributePath attribute_path(const Type& object_type, const std::string& address
         break;
       case TypeKind::List:
       case TypeKind::Tuple: {
-        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
-            part.size() > 18) {
+        if (!is_index(part) || part.size() > 18) {
           return path;
         }
         const int64_t index = std::stoll(part);

@@ -5,7 +5,6 @@
 #include "host/engine/equivalence.h"
 #include "host/engine/json_codec.h"
 #include "host/engine/msgpack_codec.h"
-#include "host/engine/secrets.h"
 
 namespace luaform::engine::detail {
 
@@ -47,11 +46,10 @@ Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& 
   } catch (const std::exception& e) {
     diags.error(type_name + ": " + operation_name(op) + " failed", e.what());
   }
-  if (diags.empty()) return diags;
-  std::vector<std::string> secrets = d.sensitive_texts();
-  std::vector<std::string> in_scope = secrets_in_scope();
-  secrets.insert(secrets.end(), in_scope.begin(), in_scope.end());
-  return redact(diags, secrets);
+  // What the call set (a generated password) is a secret of the RPC from now on: the RPC's
+  // scope hides it, here and in whatever else it reports, when it returns.
+  for (auto& secret : d.sensitive_texts()) add_secret_in_scope(std::move(secret));
+  return diags;
 }
 
 Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,

@@ -45,8 +45,8 @@ Response in_secret_scope(std::shared_ptr<const std::vector<std::string>> provide
 }
 
 // Runs a logic call and attaches a summary naming the operation when the logic throws. The
-// sensitive values `d` holds when the call ends and the secrets in scope are hidden from what
-// it reports.
+// sensitive values `d` holds when the call ends join the secrets in scope, which the RPC's
+// in_secret_scope hides from everything it reports. Call it inside in_secret_scope.
 Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
                          ResourceData& d);
 
