@@ -69,10 +69,10 @@ std::optional<int64_t> failing_argument(lua_State* L) {
 int fail(lua_State* L) {
   engine::Diagnostic d = read_diagnostic(L, engine::Severity::Error, "tf.fail");
   const std::optional<int64_t> argument = failing_argument(L);
-  // The message names the line, as every error does; it becomes the diagnostic's detail.
+  // The message names the line, as every error does; the diagnostic keeps the author's words,
+  // and the call that reports it adds where it was raised to the detail.
   std::string message = script_where(L) + (d.detail.empty() ? d.summary : d.detail);
   if (CallContext* context = call_context_of(L)) {
-    d.detail = message;
     context->failure = d;
     context->failure_message = message;
     context->failure_argument = argument;

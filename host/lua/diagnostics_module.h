@@ -4,9 +4,9 @@
 //
 //   fail { summary =, detail =, path = }   raises an error ending the operation; in a
 //   fail(message)                          resource function it becomes a diagnostic with that
-//                                          summary (default "TYPE: OP failed"), the detail
-//                                          prefixed by the script's line, and `path` (a
-//                                          dotted address such as "disk.0.size")
+//                                          summary (a message alone is the summary), the
+//                                          detail followed by where it was raised, and `path`
+//                                          (a dotted address such as "disk.0.size")
 //   warn { summary =, detail =, path = }   records a warning; the operation goes on
 //   warn(message)
 #pragma once

@@ -11,6 +11,7 @@
 #include "host/lua/module_loader.h"
 #include "host/lua/resource_data_object.h"
 #include "host/lua/schema_reader.h"
+#include "host/lua/script_error.h"
 #include "host/lua/value_conversion.h"
 
 namespace luaform::lua {
@@ -130,18 +131,16 @@ class CallScope {
   CallScope& operator=(const CallScope&) = delete;
 
   // The call's warnings, and its error: the structured one of tf.fail when that is what ended
-  // it, else `message` under `summary`.
+  // it, else the error `message`; either says where it was raised.
   engine::Diagnostics report(const std::optional<std::string>& message,
-                             const std::string& summary) const {
+                             const FailedCall& call) const {
     engine::Diagnostics diags;
     for (const auto& warning : context_.warnings) diags.add(warning);
     if (message) {
       if (context_.failure && context_.failure_message == *message) {
-        engine::Diagnostic failure = *context_.failure;
-        if (failure.summary.empty()) failure.summary = summary;
-        diags.add(std::move(failure));
+        diags.add(with_place(*context_.failure, *message, call));
       } else {
-        diags.error(summary, *message);
+        diags.add(script_error_diagnostic(*message, call));
       }
     }
     return diags;
@@ -317,7 +316,10 @@ engine::Diagnostics ScriptState::configure(const engine::Value& config,
     luaL_unref(S, LUA_REGISTRYINDEX, client_ref_);
     client_ref_ = luaL_ref(S, LUA_REGISTRYINDEX);
   });
-  if (failure) diags.error(provider_->display + ": configure failed", *failure);
+  if (failure) {
+    diags.add(script_error_diagnostic(
+        *failure, {provider_->display + ": configure failed", provider_->display}));
+  }
   return diags;
 }
 
@@ -368,7 +370,7 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil for LUA_NOREF
     lua_call(S, 2, 0);
   });
-  return scope.report(error, failed);
+  return scope.report(error, {failed, definition.display});
 }
 
 engine::FunctionOutcome ScriptState::call_function(const std::string& name,
@@ -400,11 +402,12 @@ engine::FunctionOutcome ScriptState::call_function(const std::string& name,
     }
   });
   if (error) {
-    engine::FunctionFailure failure{*error, {}};
+    engine::FunctionFailure failure{one_line(*error, definition.display), {}};
     if (call_context_.failure && call_context_.failure_message == *error) {
       // tf.fail { summary = ..., argument = N }: N counts from 1, the protocol from 0.
-      if (!call_context_.failure->summary.empty()) {
-        failure.text = call_context_.failure->summary + ": " + *error;
+      const engine::Diagnostic& made = *call_context_.failure;
+      if (!made.summary.empty() && !made.detail.empty()) {
+        failure.text = made.summary + ": " + failure.text;
       }
       if (call_context_.failure_argument) failure.argument = *call_context_.failure_argument - 1;
     }
@@ -477,8 +480,8 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
   });
   for (const auto& message : messages) diags.error(message, {}, path);
   if (failure) {
-    diags.error("Validation of \"" + where + "\" failed", prefixed(definition->display, *failure),
-                path);
+    diags.add(script_error_diagnostic(
+        *failure, {"Validation of \"" + where + "\" failed", definition->display}, path));
   }
   return diags;
 }
@@ -515,8 +518,11 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
     }
   });
   if (failure) {
-    diags.error("Comparing values of \"" + engine::path_to_string(path) + "\" failed",
-                prefixed(definition->display, *failure) + " (the values count as different)", path);
+    diags.add(script_error_diagnostic(
+        *failure,
+        {"Comparing values of \"" + engine::path_to_string(path) + "\" failed", definition->display,
+         "the values count as different"},
+        path));
     return false;
   }
   return same;
@@ -559,8 +565,11 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
     }
   });
   if (failure) {
-    diags.error(type_name + ": plan of \"" + engine::path_to_string(path) + "\" failed",
-                prefixed(definition->display, *failure), path);
+    diags.add(script_error_diagnostic(
+        *failure,
+        {type_name + ": plan of \"" + engine::path_to_string(path) + "\" failed",
+         definition->display},
+        path));
     return std::nullopt;
   }
   return value;
@@ -583,9 +592,11 @@ bool ScriptState::requires_replace(const std::string& type_name, const engine::A
     replace = lua_toboolean(S, -1) != 0;
   });
   if (failure) {
-    diags.error(
-        type_name + ": requires_replace_if of \"" + engine::path_to_string(path) + "\" failed",
-        prefixed(definition->display, *failure), path);
+    diags.add(script_error_diagnostic(
+        *failure,
+        {type_name + ": requires_replace_if of \"" + engine::path_to_string(path) + "\" failed",
+         definition->display},
+        path));
     return false;
   }
   return replace;
@@ -640,10 +651,11 @@ std::optional<engine::Value> ScriptState::upgrade(Stored what, const std::string
     }
   });
   if (failure) {
-    diags.error("Upgrading the " + noun + " of " + type_name + " from " +
-                    (identity ? "identity" : "schema") + " version " +
-                    std::to_string(from_version) + " failed",
-                *failure + " (the stored " + noun + " is left as it was)");
+    diags.add(script_error_diagnostic(
+        *failure, {"Upgrading the " + noun + " of " + type_name + " from " +
+                       (identity ? "identity" : "schema") + " version " +
+                       std::to_string(from_version) + " failed",
+                   definition.display, "the stored " + noun + " is left as it was"}));
     return std::nullopt;
   }
   if (!declared) return std::nullopt;
@@ -692,8 +704,9 @@ std::optional<engine::Value> ScriptState::move_state(const std::string& type_nam
     }
   });
   if (failure) {
-    diags.error("Moving " + source.type_name + " to " + type_name + " failed",
-                *failure + " (the stored state is left as it was)");
+    diags.add(script_error_diagnostic(
+        *failure, {"Moving " + source.type_name + " to " + type_name + " failed",
+                   definition.display, "the stored state is left as it was"}));
     return std::nullopt;
   }
   return moved;

@@ -138,6 +138,13 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
+def assert_script_error(text: str, words: str, place: str) -> None:
+    """A script's error as the CLI shows it (in squashed output): its words start the summary,
+    after "Error:", and the detail says where the script raised it."""
+    assert f"Error: {words}" in text, text
+    assert f" at {place}" in text, text
+
+
 class TofuError(AssertionError):
     pass
 

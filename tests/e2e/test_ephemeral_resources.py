@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from harness import (SOURCE_PREFIX, TEST_PROVIDERS_DIR, TofuError, parse_json,
-                     required_providers, resources, run_schema, squash)
+from harness import (SOURCE_PREFIX, TEST_PROVIDERS_DIR, TofuError, assert_script_error,
+                     parse_json, required_providers, resources, run_schema, squash)
 from lease_config import config, saved_texts
 
 
@@ -44,7 +44,7 @@ def test_a_failing_open_names_the_script_and_line(lease, leases):
     assert "lease_token: open failed" in message
     script = (TEST_PROVIDERS_DIR / "lease" / "ephemeral_token.lua").read_text().splitlines()
     line = next(n for n, text in enumerate(script, 1) if 'client:post("/leases"' in text)
-    assert f"ephemeral_token.lua:{line}: POST" in message
+    assert_script_error(message, "POST", f"ephemeral_token.lua:{line}")
     assert "403" in message
     assert leases.api.notes == {}
 

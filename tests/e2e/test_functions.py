@@ -68,7 +68,8 @@ def test_a_failure_names_the_argument_and_the_script_line(calc):
     stderr = squash(result.stderr)
     line = marked_line("function_shout.lua", "empty")
     assert "Invalid value for \"text\" parameter" in stderr, result.stderr
-    assert f"Nothing to shout: function_shout.lua:{line}: the text is empty" in stderr, stderr
+    # The words first, where the script raised them after them.
+    assert f"Nothing to shout: the text is empty (at function_shout.lua:{line})" in stderr, stderr
 
 
 def test_a_script_error_and_a_wrong_result_are_errors_of_the_call(calc):
@@ -77,7 +78,8 @@ def test_a_script_error_and_a_wrong_result_are_errors_of_the_call(calc):
     line = marked_line("function_broken.lua", "nil-index")
     stderr = squash(result.stderr)
     assert "provider::calc::broken" in stderr, result.stderr
-    assert f"function_broken.lua:{line}: attempt to index a nil value" in stderr, stderr
+    assert "attempt to index a nil value" in stderr, stderr
+    assert f"(at function_broken.lua:{line})" in stderr, stderr
 
     calc.write(outputs_config(wrong="provider::calc::broken(1)"))
     result = calc.run("plan", ok=(1,))

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from harness import TofuError, planned_actions, required_providers, resources, squash
+from harness import (TofuError, assert_script_error, planned_actions, required_providers,
+                     resources, squash)
 from forward_proxy import ForwardProxy
 from loopback import self_signed
 from object_api import ObjectApi, Served, gzip_of_zeros
@@ -105,7 +106,7 @@ def test_errors_name_the_line_status_and_body_and_lose_no_state(web, api):
     api.api.fail("POST", 500, 5, body='{"error": "database on fire"}')
     result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
     text = squash(result.stderr)
-    assert "resource_object.lua:28: POST " + api.url + "/objects: status 500" in text, text
+    assert_script_error(text, f"POST {api.url}/objects: status 500", "resource_object.lua:28")
     assert "database on fire" in text
     assert len(api.api.seen("POST")) == 2  # the first attempt and one retry
     assert resources(web.state()) == {} and api.api.objects == {}
@@ -121,8 +122,8 @@ def test_errors_name_the_line_status_and_body_and_lose_no_state(web, api):
     web.apply()
     api.api.fail("GET", 503, 10)
     result = web.run("plan", "-input=false", ok=(1,))
-    assert "resource_object.lua:33: GET " + api.url + "/objects/1: status 503" in \
-        squash(result.stderr)
+    assert_script_error(squash(result.stderr), f"GET {api.url}/objects/1: status 503",
+                        "resource_object.lua:33")
     api.api.faults.clear()
     assert resources(web.state())["web_object.a"]["values"]["id"] == "1"
     assert web.plan_exit_code() == 0
@@ -182,8 +183,8 @@ def test_the_operation_timeout_ends_a_stalled_request(web, api):
     started = time.monotonic()
     result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
     elapsed = time.monotonic() - started
-    assert "resource_object.lua:28: create did not finish within its timeout of 3s" in \
-        squash(result.stderr), result.stderr
+    assert_script_error(squash(result.stderr), "create did not finish within its timeout of 3s",
+                        "resource_object.lua:28")
     assert elapsed < 20, elapsed  # the 30 s answer was not waited for
     assert resources(web.state()) == {}
 
@@ -352,8 +353,9 @@ def test_wait_for_polls_until_the_api_finishes_the_job(web, api):
     web.write(config(api.url, JOB % "" + JOB.replace('"j"', '"k"') % ""))
     finish_job_after(api, 0.5, state="failed", job_id="2")
     result = web.run("apply", "-auto-approve", "-input=false", ok=(1,))
-    assert 'resource_job.lua:16: tf.wait_for: unexpected state "failed", wanted "done"' in \
-        squash(result.stderr), result.stderr
+    assert_script_error(squash(result.stderr),
+                        'tf.wait_for: unexpected state "failed", wanted "done"',
+                        "resource_job.lua:16")
     assert resources(web.state())["web_job.k"]["mode"] == "managed"
     assert tainted(web, "web_job.k")
 
@@ -427,7 +429,8 @@ resource "web_name" "n" {
     text = squash(result.stderr)
     assert "Error: Name not allowed" in text, text
     # The CLI quotes the configuration line of the attribute the path names.
-    assert 'name = "admin"' in text and 'resource_name.lua:13: "admin" is kept' in text
+    assert 'name = "admin"' in text and '"admin" is kept' in text
+    assert "web_name: create failed at resource_name.lua:13." in text, text
     assert resources(web.state()) == {}
 
     web.write(config(api.url, """

@@ -61,21 +61,23 @@ TEST_CASE("tf.fail ends the operation with its summary, a detail at the line, an
   const auto& error = diags.items()[1];
   CHECK(error.severity == Severity::Error);
   CHECK(error.summary == "Name already taken");
-  CHECK(error.detail == "resource_server.lua:11: pick another name");
+  CHECK(error.detail ==
+        "pick another name\n\ntest_server: create failed at resource_server.lua:11.");
   CHECK(error.path == AttributePath{AttributeName{"name"}});
 }
 
 TEST_CASE("tf.fail with a message, or caught and followed by another error, reads as usual") {
+  // The message is the summary; the detail says what failed and where.
   const auto plain = create("plain");
   REQUIRE(plain.has_errors());
-  CHECK(plain.items().back().summary == "test_server: create failed");
-  CHECK(plain.items().back().detail == "resource_server.lua:13: the API said no");
+  CHECK(plain.items().back().summary == "the API said no");
+  CHECK(plain.items().back().detail == "test_server: create failed at resource_server.lua:13.");
   CHECK(plain.items().back().path.empty());
 
   const auto caught = create("caught");
   REQUIRE(caught.has_errors());
-  CHECK(caught.items().back().summary == "test_server: create failed");
-  CHECK(caught.items().back().detail == "resource_server.lua:16: a later error");
+  CHECK(caught.items().back().summary == "a later error");
+  CHECK(caught.items().back().detail == "test_server: create failed at resource_server.lua:16.");
 
   const auto fine = create("fine");
   CHECK_FALSE(fine.has_errors());

@@ -193,8 +193,8 @@ return tf.provider {
   auto logic = dir.load();
   auto diags = logic->configure(Value::null(logic->schema().provider.block.implied_type()));
   REQUIRE(diags.items().size() == 1);
-  CHECK(diags.items()[0].summary == "provider.lua: configure failed");
-  CHECK(diags.items()[0].detail == "provider.lua:4: no credentials");
+  CHECK(diags.items()[0].summary == "no credentials");
+  CHECK(diags.items()[0].detail == "provider.lua: configure failed at provider.lua:4.");
 }
 
 TEST_CASE("a runtime error in create is a diagnostic with the type, operation, file and line") {
@@ -208,8 +208,8 @@ TEST_CASE("a runtime error in create is a diagnostic with the type, operation, f
   engine::ResourceData d(i.schema, i.null(), config, config);
   auto diags = unconfigured->call(Operation::Create, "test_item", d);
   REQUIRE(diags.items().size() == 1);
-  CHECK(diags.items()[0].summary == "test_item: create failed");
-  CHECK(diags.items()[0].detail.find("resource_item.lua:9: attempt to index a nil value") == 0);
+  CHECK(diags.items()[0].summary.starts_with("attempt to index a nil value"));
+  CHECK(diags.items()[0].detail == "test_item: create failed at resource_item.lua:9.");
 }
 
 TEST_CASE("error() in delete is a diagnostic with the script's message") {
@@ -219,8 +219,8 @@ TEST_CASE("error() in delete is a diagnostic with the script's message") {
   engine::ResourceData d(i.schema, state, Value::null(i.type), Value::null(i.type));
   auto diags = s.logic->call(Operation::Delete, "test_item", d);
   REQUIRE(diags.items().size() == 1);
-  CHECK(diags.items()[0].summary == "test_item: delete failed");
-  CHECK(diags.items()[0].detail == "resource_item.lua:29: cannot delete p-stuck");
+  CHECK(diags.items()[0].summary == "cannot delete p-stuck");
+  CHECK(diags.items()[0].detail == "test_item: delete failed at resource_item.lua:29.");
 }
 
 TEST_CASE("an error value that is not a string still becomes a readable diagnostic") {
@@ -237,8 +237,10 @@ return tf.resource {
   auto logic = dir.load();
   Instance i(*logic, "test_odd");
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
-  CHECK(logic->call(Operation::Create, "test_odd", d).items()[0].detail == "custom error object");
-  CHECK(logic->call(Operation::Read, "test_odd", d).items()[0].detail ==
+  const auto custom = logic->call(Operation::Create, "test_odd", d).items()[0];
+  CHECK(custom.summary == "custom error object");
+  CHECK(custom.detail == "test_odd: create failed in resource_odd.lua.");
+  CHECK(logic->call(Operation::Read, "test_odd", d).items()[0].summary ==
         "(error object is a table value)");
 }
 
@@ -254,8 +256,8 @@ return tf.resource {
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
   auto diags = logic->call(Operation::Update, "test_noupdate", d);
   REQUIRE(diags.has_errors());
-  CHECK(diags.items()[0].summary == "test_noupdate: update failed");
-  CHECK(diags.items()[0].detail == "resource_noupdate.lua declares no update function");
+  CHECK(diags.items()[0].summary == "resource_noupdate.lua declares no update function");
+  CHECK(diags.items()[0].detail == "test_noupdate: update failed in resource_noupdate.lua.");
   CHECK(logic->call(Operation::Create, "test_nothere", d).has_errors());
 }
 
@@ -281,7 +283,7 @@ return tf.resource {
   auto diags = logic->call(Operation::Create, "test_spin", d);
   stopper.join();
   REQUIRE(diags.has_errors());
-  CHECK(diags.items()[0].detail == "resource_spin.lua:6: stopped by StopProvider");
+  CHECK(as_raised(diags.items()[0]) == "resource_spin.lua:6: stopped by StopProvider");
   CHECK(d.id() == "spinning");
 }
 
@@ -334,9 +336,9 @@ return tf.resource {
   auto diags = logic->call(Operation::Create, "test_slow", d);
   const auto took = std::chrono::steady_clock::now() - started;
   REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].summary == "create did not finish within its timeout of 0.2s");
   CHECK(diags.items()[0].detail ==
-        "resource_slow.lua:8: resource_slow.lua:7: create did not finish within its timeout of "
-        "0.2s");
+        "test_slow: create failed at resource_slow.lua:7 (raised again at resource_slow.lua:8).");
   CHECK(d.id() == "slow");
   CHECK(took < std::chrono::seconds(10));  // ended by the deadline, not by the test's patience
 }
@@ -366,7 +368,9 @@ return tf.resource {
   stopper.join();
   REQUIRE(diags.has_errors());
   // coroutine.wrap adds the position of the resume to errors passing through it.
-  CHECK(diags.items()[0].detail == "resource_co.lua:8: resource_co.lua:6: stopped by StopProvider");
+  CHECK(diags.items()[0].summary == "stopped by StopProvider");
+  CHECK(diags.items()[0].detail ==
+        "test_co: create failed at resource_co.lua:6 (raised again at resource_co.lua:8).");
 }
 
 TEST_CASE("calls from many threads at once each get a configured state") {

@@ -42,7 +42,7 @@ return tf.resource {
   CHECK(d.id() == "pkgpkg");
   auto diags = logic->call(engine::Operation::Read, "test_req", d);
   REQUIRE(diags.has_errors());
-  CHECK(diags.items()[0].detail == "lib/util.lua:3: from util");
+  CHECK(as_raised(diags.items()[0]) == "lib/util.lua:3: from util");
 }
 
 TEST_CASE("require of a missing module lists where it looked") {

@@ -103,8 +103,17 @@ struct Instance {
   engine::Value null() const { return engine::Value::null(type); }
 };
 
+// The error of a failed call as the script raised it, "resource_probe.lua:6: message": the place
+// that closes the diagnostic's detail ("... at resource_probe.lua:6."), then its summary.
+inline std::string as_raised(const engine::Diagnostic& d) {
+  const size_t at = d.detail.rfind(" at ");
+  if (at == std::string::npos || !d.detail.ends_with(".")) return d.summary + " | " + d.detail;
+  const std::string place = d.detail.substr(at + 4, d.detail.size() - at - 5);
+  return place.substr(0, place.find(' ')) + ": " + d.summary;
+}
+
 // Runs `expression` in a create function of a fresh provider and returns tostring() of what it
-// evaluated to, or "error: <detail>" when it raised one.
+// evaluated to, or "error: " and the error as raised (as_raised) when it raised one.
 inline std::string evaluate(const std::string& expression) {
   ProviderDir dir;
   dir.write("resource_probe.lua", R"(local tf = require("luaform")
@@ -124,7 +133,7 @@ return tf.resource {
   Instance i(*logic, "test_probe");
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
   auto diags = logic->call(engine::Operation::Create, "test_probe", d);
-  if (diags.has_errors()) return "error: " + diags.items()[0].detail;
+  if (diags.has_errors()) return "error: " + as_raised(diags.items()[0]);
   return d.get("out").as_string();
 }
 

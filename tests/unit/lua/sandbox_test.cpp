@@ -201,8 +201,9 @@ return tf.resource {
                          careless.object({{"kind", engine::Value::string("disk")}}));
   const auto failed = logic->call(engine::Operation::Create, "test_careless", d);
   REQUIRE(failed.has_errors());
-  CHECK(failed.items()[0].detail.find("resource_careless.lua:5: assignment to undeclared "
-                                      "global 'type'") != std::string::npos);
+  CHECK(as_raised(failed.items()[0])
+            .find("resource_careless.lua:5: assignment to undeclared "
+                  "global 'type'") != std::string::npos);
   // The other resource's validator (which calls type()) runs on the same state as before.
   const auto checked =
       logic->validate_value(engine::SchemaOwner::Resource, "test_careful",

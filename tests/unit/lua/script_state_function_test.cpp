@@ -73,13 +73,13 @@ TEST_CASE("a function returns a value of its declared type; failures name the li
 
   out = call(*logic, "pick", {from, Value::string("b")});
   REQUIRE(out.failure);
-  CHECK(out.failure->text == "function_pick.lua:16: no b in the map");
+  CHECK(out.failure->text == "no b in the map (at function_pick.lua:16)");
   CHECK_FALSE(out.failure->argument);
 
   // tf.fail's argument counts from 1, the protocol's from 0.
   out = call(*logic, "pick", {from, Value::null(Type::string())});
   REQUIRE(out.failure);
-  CHECK(out.failure->text == "No key: function_pick.lua:13: give a key");
+  CHECK(out.failure->text == "No key: give a key (at function_pick.lua:13)");
   CHECK(out.failure->argument == 1);
 }
 

@@ -64,7 +64,7 @@ TEST_CASE("a sleep ends at the operation's timeout, at the line that slept") {
   const auto started = std::chrono::steady_clock::now();
   auto diags = logic->call(Operation::Create, "test_sleeper", d);
   REQUIRE(diags.has_errors());
-  CHECK(diags.items()[0].detail ==
+  CHECK(as_raised(diags.items()[0]) ==
         "resource_sleeper.lua:7: create did not finish within its timeout of 0.3s");
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
   CHECK(d.id() == "asleep");
@@ -84,6 +84,6 @@ TEST_CASE("StopProvider ends a sleep within a moment") {
   auto diags = logic->call(Operation::Create, "test_sleeper", d);
   stopper.join();
   REQUIRE(diags.has_errors());
-  CHECK(diags.items()[0].detail == "resource_sleeper.lua:7: stopped by StopProvider");
+  CHECK(as_raised(diags.items()[0]) == "resource_sleeper.lua:7: stopped by StopProvider");
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(250));
 }
