@@ -155,7 +155,7 @@ def test_a_response_that_inflates_past_the_bound_is_refused_naming_the_request(w
     text = squash(result.stderr)
     assert f"POST {api.url}/objects: the response body is longer than 67108864 bytes, the " \
         "client's max_response_bytes (default 64 MiB) (1 attempt)" in text, text
-    assert "resource_object.lua:28:" in text, text
+    assert "web_object: create failed at resource_object.lua:28." in text, text
     assert resources(web.state()) == {}
 
     web.extra_env["LUAFORM_MEMORY_LIMIT_MB"] = "48"
@@ -367,7 +367,7 @@ def test_the_create_timeout_ends_a_wait_for(web, api):
     assert time.monotonic() - started < 20
     text = squash(result.stderr)
     # Whichever looks first, the operation's deadline or wait_for's own timeout (both 2 s).
-    assert "resource_job.lua:16:" in text, text
+    assert "web_job: create failed at resource_job.lua:16." in text, text
     assert ("create did not finish within its timeout of 2s" in text or
             'timeout while waiting for state to become "done"' in text), text
     assert tainted(web, "web_job.j")
@@ -386,7 +386,8 @@ def test_interrupting_the_cli_stops_a_wait_for_promptly(web, api):
     assert time.monotonic() - interrupted < 10
     assert process.returncode == 1, stdout + stderr
     # In the pause between refreshes (line 16, tf.wait_for) or in a refresh's request (line 22).
-    assert re.search(r"resource_job\.lua:(16|22): stopped by StopProvider", squash(stderr)), \
+    assert "Error: stopped by StopProvider" in squash(stderr), stdout + stderr
+    assert re.search(r"web_job: create failed at resource_job\.lua:(16|22)\.", squash(stderr)), \
         stdout + stderr
     # The job exists in the API: the state has it (tainted), so nothing is left behind.
     assert tainted(web, "web_job.j")

@@ -3,6 +3,7 @@
 The scripts live in tests/e2e/providers; each failing line carries a `MARK: <name>` comment so
 the tests can find its line number.
 """
+import json
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,27 @@ resource "partial_typo" "it" {
     assert "Error: Unsupported argument" in output, output
     if "terraform" not in tofu.binary.name:
         assert f"resource_typo.lua:{line}:" in output, output
+
+
+def test_the_summary_is_the_scripts_message_and_the_detail_says_where(make_tofu, test_provider):
+    # What the CLI's machine-readable output carries, field by field: users read the words,
+    # authors find the helper module's line and the line that raised the error again.
+    tofu = make_tofu({"broken": test_provider("broken")})
+    tofu.write(required_providers("broken") + """
+resource "broken_helper" "it" {
+  name = "web 1"
+}
+""")
+
+    result = tofu.run("apply", "-auto-approve", "-input=false", "-json", ok=(1,))
+
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    errors = [e["diagnostic"] for e in events
+              if e.get("type") == "diagnostic" and e["diagnostic"]["severity"] == "error"]
+    assert len(errors) == 1, result.stdout
+    helper = marked_line(TEST_PROVIDERS_DIR / "broken" / "lib" / "names.lua", "helper")
+    rethrow = marked_line(TEST_PROVIDERS_DIR / "broken" / "resource_helper.lua", "rethrow")
+    assert errors[0]["summary"] == 'Validation failed: the name "web 1" has a space'
+    assert errors[0]["detail"] == (f"broken_helper: create failed at lib/names.lua:{helper} "
+                                   f"(raised again at resource_helper.lua:{rethrow}).")
+    assert resources(tofu.state()) == {}
