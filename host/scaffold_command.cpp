@@ -14,8 +14,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // The skeleton's files; "NAME" stands for the provider name, "@UPPER@" for it in upper case
-// (environment variables), "@DIR@" for the directory's absolute path and "@PACKAGER@" for where
-// package_provider.cmake is. (The ~ delimiters keep the Lua's `)"` from ending the strings.)
+// (environment variables), "@DIR@" for the directory's absolute path, "@PACKAGER@" for where
+// package_provider.cmake is and "@TYPES@" for the directory of the SDK's type definitions (as a
+// JSON string's content). (The ~ delimiters keep the Lua's `)"` from ending the strings.)
 const std::map<std::string, std::string>& templates() {
   static const std::map<std::string, std::string> files = {
       {"provider.lua",
@@ -207,6 +208,39 @@ testing.acceptance("item lifecycle", {
   },
 })
 )~"},
+      {".luarc.json",
+       R"~({
+  "runtime": {
+    "version": "Lua 5.4"
+  },
+  "workspace": {
+    "library": [
+      "@TYPES@"
+    ]
+  }
+}
+)~"},
+      {".luacheckrc",
+       R"~(-- luacheck configuration (luacheck reads it in the directory it is run from). Scripts run in
+-- luaform's sandbox: every global is read-only, and only this much of the standard library is
+-- there (see "The sandbox" in luaform's authoring guide).
+std = "luaform"
+stds.luaform = {
+  read_globals = {
+    "_G", "_VERSION", "assert", "collectgarbage", "error", "getmetatable", "ipairs", "load",
+    "next", "pairs", "pcall", "print", "rawequal", "rawget", "rawlen", "rawset", "require",
+    "select", "setmetatable", "tonumber", "tostring", "type", "warn", "xpcall",
+    "coroutine", "math", "string", "table", "utf8",
+    io = { fields = { "open", "lines", "type" } },
+    os = { fields = { "clock", "date", "difftime", "getenv", "remove", "rename", "time" } },
+    package = { fields = { "config", "cpath", "loaded", "path", "preload", "searchers",
+      "searchpath" } },
+  },
+}
+-- Test files are run by --test as your own code, with the whole io and os libraries.
+files["tests"] = { std = "lua54" }
+max_line_length = 100
+)~"},
       {"README.md", R"~(# The NAME provider
 
 Written in Lua on luaform. Try it with OpenTofu (or Terraform: `terraform apply`):
@@ -218,6 +252,9 @@ Written in Lua on luaform. Try it with OpenTofu (or Terraform: `terraform apply`
   `examples/`.
 - `./terraform-provider-NAME --test` runs `tests/*_test.lua`; `TF_ACC=1` adds the acceptance
   tests, which drive the real CLI.
+- `.luarc.json` points lua-language-server and EmmyLua (editors, `emmylua_check .`) at
+  luaform's type definitions: completion, and reports of mistakes such as a misspelt option or
+  `d` method. `luacheck .` reads `.luacheckrc`, which knows what the sandbox provides.
 - `resource_item.lua` keeps its data in Terraform's state only: replace the marked lines with
   calls to your API, and rename it (`resource_X.lua` is resource `NAME_X`).
 
@@ -238,6 +275,7 @@ struct Fill {
   std::string name;
   std::string dir;
   std::string packager;
+  std::string types;
 };
 
 std::string filled(std::string text, const Fill& fill) {
@@ -247,6 +285,7 @@ std::string filled(std::string text, const Fill& fill) {
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"@UPPER@", upper},
                                    {"@DIR@", fill.dir},
                                    {"@PACKAGER@", fill.packager},
+                                   {"@TYPES@", fill.types},
                                    {"NAME", fill.name}}) {
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size())) {
@@ -256,22 +295,32 @@ std::string filled(std::string text, const Fill& fill) {
   return text;
 }
 
-// Where package_provider.cmake is for the host at `host`: installed beside it
-// (PREFIX/bin/luaform, PREFIX/share/luaform), or in the source tree it was built from; else the
-// installed path, which the README then explains.
-std::string packager_near(const fs::path& host) {
+// Where a file luaform installs under PREFIX/share/luaform is for the host at `host`: installed
+// beside it (PREFIX/bin/luaform), or in the source tree it was built from at `in_sources`; else
+// the installed path under /usr, which the README then explains.
+std::string installed_near(const fs::path& host, const fs::path& installed,
+                           [[maybe_unused]] const fs::path& in_sources) {
   std::error_code ec;
   const fs::path real = fs::weakly_canonical(host, ec);
   std::vector<fs::path> candidates = {real.parent_path().parent_path() / "share" / "luaform" /
-                                      "package_provider.cmake"};
+                                      installed};
 #if defined(LUAFORM_SOURCE_DIR)
-  candidates.push_back(fs::path(LUAFORM_SOURCE_DIR) / "host" / "packaging" /
-                       "package_provider.cmake");
+  candidates.push_back(fs::path(LUAFORM_SOURCE_DIR) / in_sources);
 #endif
   for (const auto& candidate : candidates) {
-    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    if (fs::exists(candidate, ec)) return candidate.generic_string();
   }
-  return "/usr/share/luaform/package_provider.cmake";
+  return (fs::path("/usr/share/luaform") / installed).generic_string();
+}
+
+// `text` as the content of a JSON string.
+std::string json_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 }  // namespace
@@ -291,7 +340,10 @@ bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::p
     return false;
   }
   const fs::path root = fs::absolute(dir, ec);
-  const Fill fill{name, root.string(), packager_near(host)};
+  const Fill fill{
+      name, root.string(),
+      installed_near(host, "package_provider.cmake", "host/packaging/package_provider.cmake"),
+      json_escaped(installed_near(host, "types", "lua-sdk/types"))};
   for (const auto& [relative, text] : templates()) {
     if (!write_text_file(root / filled(relative, fill), filled(text, fill), out, err)) {
       return false;

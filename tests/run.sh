@@ -294,6 +294,24 @@ if wants lint; then
     fail "bench harness: tests/bench/bench.py does not load"
   fi
 
+  # The SDK's type definitions (lua-sdk/types) with EmmyLua's checker, over the providers, a
+  # fresh scaffold and a script with mistakes it must report. It needs the debug host.
+  step "lint: types"
+  if ((debug_ok)); then
+    types_log="$repo/build/lua-types.log"
+    bash tests/lint/lua_types.sh build/host/luaform 2>&1 | tee "$types_log" || true
+    read -r types_ok types_bad < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' \
+      "$types_log" | tail -1)
+    ((${types_ok:-0} > 0)) && pass "type check" "$types_ok"
+    if ((${types_bad:-0} > 0)); then
+      fail "type check: $types_bad failed (tests/lint/lua_types.sh)" "$types_bad"
+    elif [[ -z ${types_ok:-} ]]; then
+      fail "type check: tests/lint/lua_types.sh ended before its checks (see above)"
+    fi
+  else
+    fail "type check: skipped, the debug build failed"
+  fi
+
   # clang-tidy reads the compile database of the debug build; generated code is not ours. A
   # file unchanged since a clean check (itself, its headers, its flags) is not checked again.
   step "lint: clang-tidy"

@@ -159,6 +159,14 @@ def test_the_debian_package_holds_the_host_and_depends_on_what_it_links(tmp_path
     assert (root / "usr/share/doc/luaform/authoring-guide.md").exists()
     assert (root / "usr/share/luaform/package_provider.cmake").read_text() == \
         PACKAGER.read_text()
+    # The type definitions for editors are installed with the host, and a provider scaffolded
+    # by the installed host names them.
+    assert (root / "usr/share/luaform/types/luaform.lua").read_text() == \
+        (REPO / "lua-sdk/types/luaform.lua").read_text()
+    subprocess.run([str(root / "usr/bin/luaform"), "--scaffold", "debby", str(tmp_path / "debby")],
+                   capture_output=True, text=True, check=True)
+    luarc = json.loads((tmp_path / "debby/.luarc.json").read_text())
+    assert luarc["workspace"]["library"] == [str((root / "usr/share/luaform/types").resolve())]
 
 
 def test_a_scaffolded_provider_is_packaged_through_its_link_to_the_host(tmp_path, host_binary):

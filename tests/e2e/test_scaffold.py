@@ -1,9 +1,11 @@
 """`luaform --scaffold NAME [DIR]`: a new provider that passes --check and luacheck, applies
 through the real CLI with an empty plan afterwards, and documents itself with --docs."""
+import json
 import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 from harness import Tofu, os_arch, squash
 
@@ -36,6 +38,27 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
     lint = subprocess.run([luacheck, "--no-color", "--std", "lua54", str(target)], text=True,
                           capture_output=True, check=False)
     assert lint.returncode == 0, lint.stdout
+
+    # Editor support: .luarc.json names the SDK's type definitions (here the source tree's, as
+    # the host runs from its build tree), and luacheck run in the directory reads .luacheckrc,
+    # which knows the sandbox's read-only globals.
+    luarc = json.loads((target / ".luarc.json").read_text())
+    assert luarc["runtime"]["version"] == "Lua 5.4"
+    [types] = luarc["workspace"]["library"]
+    assert Path(types).is_dir() and (Path(types) / "luaform.lua").is_file(), types
+    assert (Path(types) / "luaform_testing.lua").is_file(), types
+    assert 'std = "luaform"' in (target / ".luacheckrc").read_text()
+    lint = subprocess.run([luacheck, "--no-color", "."], cwd=target, text=True,
+                          capture_output=True, check=False)
+    assert lint.returncode == 0, lint.stdout
+    probe = target / "probe.lua"
+    probe.write_text('os.execute("true")\nanswer = 42\n')
+    lint = subprocess.run([luacheck, "--no-color", probe.name], cwd=target, text=True,
+                          capture_output=True, check=False)
+    probe.unlink()
+    assert lint.returncode != 0
+    assert "field 'execute' of global 'os'" in lint.stdout, lint.stdout
+    assert "global variable 'answer'" in lint.stdout, lint.stdout
 
     # Its tests pass: the unit test through the engine, the acceptance test with this CLI.
     tests = run_host(target / "terraform-provider-acme", "--test", cwd=target,

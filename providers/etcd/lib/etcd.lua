@@ -3,6 +3,10 @@
 -- scripts work with the keys the user wrote.
 local tf = require("luaform")
 
+-- A connection: the HTTP client the provider configured and the prefix of its keys.
+---@class etcd.Connection
+---@field http luaform.HttpClient
+---@field prefix string
 local M = {}
 M.__index = M
 

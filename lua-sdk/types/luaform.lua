@@ -1,0 +1,571 @@
+---@meta
+-- luacheck: no unused, max comment line length 600
+-- Type definitions of `require("luaform")` for lua-language-server and EmmyLua (LuaCATS
+-- annotations). The host never loads this file: the SDK itself is in lua-sdk/*.lua and in the
+-- host. The authoring guide (lua-sdk/README.md) says what each call does in full.
+
+-- A table an author writes for the SDK (options, definitions) is an exact class whose parent,
+-- `{ name?: any, ..., [string]: nil }`, lists its fields again: EmmyLua then reports any other
+-- key in such a table (`requird = true`) as a type mismatch. Keep the two lists alike
+-- (tests/lint/lua_types.sh checks that they are).
+
+-------------------------------------------------------------------------------
+-- Values shared by the whole SDK
+
+--- Text that documentation tools render as markdown (made by `tf.markdown`).
+---@class luaform.Markdown
+---@field kind "markdown"
+---@field text string
+
+--- Plain text, or markdown made with `tf.markdown`.
+---@alias luaform.Description string|luaform.Markdown
+
+--- Seconds (`90`, `1.5`) or a duration in Terraform's spelling (`"90s"`, `"10m"`, `"1h30m"`).
+---@alias luaform.Duration number|string
+
+--- The client `configure` returned: whatever the provider chose (often a `luaform.HttpClient`).
+---@alias luaform.Client any
+
+--- The one value standing for "known after apply" (`tf.unknown`). Compare with `==`.
+---@class luaform.Unknown
+
+-------------------------------------------------------------------------------
+-- Schema: types, attributes, blocks, nested attributes
+
+--- A Terraform type: `tf.string`, `tf.list(tf.number)`, `tf.object { ... }`. Called with an
+--- options table it declares an attribute of that type. Uncalled, it is a function
+--- parameter's or result's type.
+---@class luaform.Type
+---@field kind "type"
+---@field name "string"|"number"|"bool"|"dynamic"|"list"|"set"|"map"|"object"
+---@field element? luaform.Type the element type of a list, set or map
+---@field attributes? table<string, luaform.Type> the attribute types of an object
+---@overload fun(options: luaform.AttributeOptions): luaform.Attribute
+
+--- A check of one known, non-null value: returns nil when it is fine, else a message.
+--- `path` names the value as the user wrote it (`"disk[0].size"`).
+---@alias luaform.Validator fun(value: any, path: string): string?
+
+--- Says whether two spellings are the same value: `address` is the attribute's address
+--- (`"rule.0.host"`), `old` the stored value, `new` the configured or read one.
+---@alias luaform.Suppressor fun(address: string, old: any, new: any): boolean
+
+--- What a `plan` function is given. Unknown parts are `tf.unknown`.
+---@class luaform.PlanContext
+---@field config any the configured value (nil when unset)
+---@field state any the stored value (nil for a new object)
+---@field planned any the value planned so far
+---@field object table<string, any> the planned object holding the attribute (an element inside blocks)
+---@field resource table<string, any> the whole planned resource
+
+--- What is known of a computed value before apply.
+---@class (exact) luaform.Refinement : { not_null?: any, prefix?: any, min?: any, max?: any, min_length?: any, max_length?: any, [string]: nil }
+---@field not_null? boolean the value will not be null
+---@field prefix? string strings: the value starts with this
+---@field min? number numbers: inclusive lower bound
+---@field max? number numbers: inclusive upper bound
+---@field min_length? integer lists, sets, maps: fewest elements
+---@field max_length? integer lists, sets, maps: most elements
+
+--- The options of an attribute: `tf.string { required = true, ... }`. Set exactly one of
+--- `required`, `optional` and `computed` (`optional` and `computed` may go together).
+---@class (exact) luaform.AttributeOptions : { required?: any, optional?: any, computed?: any, force_new?: any, requires_replace_if?: any, plan?: any, refine?: any, changes_on_update?: any, use_state_for_unknown?: any, sensitive?: any, write_only?: any, default?: any, description?: any, deprecated?: any, removed?: any, validate?: any, diff_suppress?: any, state_func?: any, conflicts_with?: any, required_with?: any, exactly_one_of?: any, at_least_one_of?: any, required_for_import?: any, optional_for_import?: any, [string]: nil }
+---@field required? boolean the configuration must set it
+---@field optional? boolean the configuration may set it
+---@field computed? boolean the provider sets it (with `optional`: when the configuration does not)
+---@field force_new? boolean a change replaces the resource
+---@field requires_replace_if? fun(old: any, new: any, client: luaform.Client): boolean? decides per change whether it replaces the resource
+---@field plan? fun(p: luaform.PlanContext, client: luaform.Client): any (computed) the value to plan; nil keeps the plan's
+---@field refine? luaform.Refinement (computed) what is known before apply
+---@field changes_on_update? boolean (computed) a new value after every update
+---@field use_state_for_unknown? boolean (computed) updates keep the stored value; the default
+---@field sensitive? boolean hidden in plans, logs and diagnostics
+---@field write_only? boolean sent to create and update, never planned or stored
+---@field default? any the value planned when unset: a value, or a function run once at start (`tf.env(...)`)
+---@field description? luaform.Description documentation
+---@field deprecated? string still works; using it warns with this message
+---@field removed? string setting it is an error with this message
+---@field validate? luaform.Validator|luaform.Validator[] checks of each known value (see `tf.v`)
+---@field diff_suppress? luaform.Suppressor counts two spellings as one value (see `tf.suppress`)
+---@field state_func? fun(value: any): any the normal form of a value; equal forms are the same value
+---@field conflicts_with? string[] addresses that must not be set together with this one
+---@field required_with? string[] addresses that must be set when this one is
+---@field exactly_one_of? string[] a group of which exactly one is set
+---@field at_least_one_of? string[] a group of which at least one is set
+---@field required_for_import? boolean identity attributes only: an import by identity must give it
+---@field optional_for_import? boolean identity attributes only: an import by identity may give it
+
+--- An attribute declaration, as `tf.string { ... }` returns it.
+---@class luaform.Attribute : luaform.AttributeOptions
+---@field kind "attribute"
+---@field type luaform.Type
+
+--- The options of `tf.list_block`, `tf.set_block` and `tf.single_block`.
+---@class (exact) luaform.BlockOptions : { schema?: any, required?: any, optional?: any, force_new?: any, min_items?: any, max_items?: any, description?: any, deprecated?: any, [string]: nil }
+---@field schema luaform.Schema the block's attributes and blocks
+---@field required? boolean at least one block (a single block: the block must be there)
+---@field optional? boolean the block may be left out (the default)
+---@field force_new? boolean any change inside replaces the resource
+---@field min_items? integer fewest blocks (list and set blocks)
+---@field max_items? integer most blocks (list and set blocks)
+---@field description? luaform.Description documentation
+---@field deprecated? string still works; using it warns with this message
+
+--- A nested block declaration, as `tf.list_block { ... }` returns it.
+---@class luaform.Block : luaform.BlockOptions
+---@field kind "block"
+---@field nesting "list"|"set"|"single"
+
+--- The options of `tf.single_nested`, `tf.list_nested`, `tf.set_nested` and `tf.map_nested`
+--- (protocol 6). Set one of `required`, `optional` and `computed`.
+---@class (exact) luaform.NestedOptions : { schema?: any, required?: any, optional?: any, computed?: any, sensitive?: any, force_new?: any, description?: any, deprecated?: any, [string]: nil }
+---@field schema table<string, luaform.Attribute|luaform.NestedAttribute> attributes only, no blocks
+---@field required? boolean the configuration must set it
+---@field optional? boolean the configuration may set it
+---@field computed? boolean the provider sets it (with `optional`: when the configuration does not)
+---@field sensitive? boolean hidden in plans, logs and diagnostics
+---@field force_new? boolean a change replaces the resource
+---@field description? luaform.Description documentation
+---@field deprecated? string still works; using it warns with this message
+
+--- A nested attribute declaration, as `tf.list_nested { ... }` returns it.
+---@class luaform.NestedAttribute : luaform.NestedOptions
+---@field kind "nested_attribute"
+---@field nesting "single"|"list"|"set"|"map"
+
+--- Attribute names (lowercase letters, digits and `_`) and what they are.
+---@alias luaform.Schema table<string, luaform.Attribute|luaform.Block|luaform.NestedAttribute>
+
+-------------------------------------------------------------------------------
+-- ResourceData: the `d` every function of a resource, data source or ephemeral resource gets
+
+--- The object one call works on. `key` is an attribute name or a dotted address
+--- (`"tags.env"`, `"disk.0.size"`; list elements count from 0). `d` belongs to its call.
+---@class (exact) luaform.ResourceData
+local ResourceData = {}
+
+--- The value: what the function set, else the plan, else the configuration, else the state.
+--- Unset values read as their type's zero value (`""`, `0`, `false`, `{}`).
+---@param key string
+---@return any
+function ResourceData:get(key) end
+
+--- The value, and whether it is set to something other than the zero value.
+---@param key string
+---@return any value
+---@return boolean ok
+function ResourceData:get_ok(key) end
+
+--- True when the value is unset (null), as opposed to a zero value that was set.
+---@param key string
+---@return boolean
+function ResourceData:is_null(key) end
+
+--- True when the value is not known yet (it depends on something not created yet).
+---@param key string
+---@return boolean
+function ResourceData:is_unknown(key) end
+
+--- Records a value for the new state, converted to the attribute's type; nil records null.
+---@param key string
+---@param value any
+function ResourceData:set(key, value) end
+
+--- The object's id (`""` when there is none).
+---@return string
+function ResourceData:id() end
+
+--- Sets the id; `""` in `read` means the object is gone.
+---@param id string|number
+function ResourceData:set_id(id) end
+
+--- Whether the plan changes the attribute (null and the zero value count as equal).
+---@param key string
+---@return boolean
+function ResourceData:has_change(key) end
+
+--- Whether the plan changes any of the attributes.
+---@param ... string
+---@return boolean
+function ResourceData:has_changes(...) end
+
+--- The stored and the planned value.
+---@param key string
+---@return any old
+---@return any new
+function ResourceData:get_change(key) end
+
+--- True while the object is being created.
+---@return boolean
+function ResourceData:is_new_resource() end
+
+--- Seconds the operation may take: the user's `timeouts` block, else the declared ones.
+---@param operation "create"|"read"|"update"|"delete"
+---@return number
+function ResourceData:timeout(operation) end
+
+--- Partial state mode on or off (for updates made of several API calls).
+---@param on boolean
+function ResourceData:partial(on) end
+
+--- In partial mode: marks a top-level attribute or block as saved.
+---@param name string
+function ResourceData:set_partial(name) end
+
+--- Private data kept with the object for the script alone (nil when there is none).
+---@param key string
+---@return any
+function ResourceData:private(key) end
+
+--- Keeps a JSON-like value with the object for the script alone; nil removes the key.
+---@param key string
+---@param value any
+function ResourceData:set_private(key, value) end
+
+--- The object's identity (stored, or from an import block) with what was set on top, or nil.
+---@return table<string, any>?
+function ResourceData:identity() end
+
+--- Sets identity attributes that no resource attribute of the same name gives.
+---@param values table<string, any>
+function ResourceData:set_identity(values) end
+
+--- customize_diff only: a computed attribute the configuration leaves unset gets this value.
+---@param key string
+---@param value any
+function ResourceData:set_new(key, value) end
+
+--- customize_diff only: the attribute becomes "known after apply".
+---@param key string
+function ResourceData:set_new_computed(key) end
+
+--- customize_diff only: a change of the attribute replaces the resource.
+---@param key string
+function ResourceData:force_new(key) end
+
+--- Ephemeral resources' open and renew only: ask for a renew that many seconds from now.
+---@param seconds number
+function ResourceData:renew_in(seconds) end
+
+-------------------------------------------------------------------------------
+-- Definitions: what provider.lua, resource_X.lua, data_source_X.lua, ephemeral_X.lua and
+-- function_X.lua return
+
+--- `import = tf.import_by_id`: the import id is the object's id.
+---@class luaform.Importer
+---@field kind "importer"
+---@field by "id"
+
+--- How long each operation may take unless the user's `timeouts` block says otherwise.
+---@class (exact) luaform.Timeouts : { create?: any, read?: any, update?: any, delete?: any, default?: any, [string]: nil }
+---@field create? string
+---@field read? string
+---@field update? string
+---@field delete? string
+---@field default? string
+
+--- An object stored under another resource type, as `move_state` receives it.
+---@class luaform.MoveSource
+---@field type string the old resource type
+---@field provider string its provider's address
+---@field version integer the schema version it was stored with
+---@field state table<string, any> its stored attributes
+---@field identity? table<string, any> its stored identity
+---@field identity_version? integer the version of that identity
+
+--- Upgrades of stored objects: `[v]` turns a version v object into version v + 1.
+---@alias luaform.Upgrades table<integer, fun(raw: table<string, any>, client: luaform.Client?): table<string, any>>
+
+--- A resource's identity: what names the remote object for its whole life.
+---@class (exact) luaform.IdentityDefinition : { schema?: any, version?: any, upgrade?: any, mutable?: any, [string]: nil }
+---@field schema table<string, luaform.Attribute> `tf.string { required_for_import = true }` and the like
+---@field version? integer the identity's schema version
+---@field upgrade? luaform.Upgrades how older identities become the current one
+---@field mutable? boolean the remote object can be renamed in place
+
+--- What `tf.provider { ... }` takes.
+---@class (exact) luaform.ProviderDefinition : { description?: any, schema?: any, configure?: any, [string]: nil }
+---@field description? luaform.Description
+---@field schema? luaform.Schema the provider block's arguments
+---@field configure? fun(config: table<string, any>, unknown: table<string, boolean>): luaform.Client builds the client every function gets
+
+--- What `tf.resource { ... }` takes.
+---@class (exact) luaform.ResourceDefinition : { description?: any, schema?: any, create?: any, read?: any, update?: any, delete?: any, exists?: any, customize_diff?: any, import?: any, schema_version?: any, upgrade?: any, move_state?: any, timeouts?: any, identity?: any, [string]: nil }
+---@field description? luaform.Description
+---@field schema? luaform.Schema
+---@field create fun(d: luaform.ResourceData, client: luaform.Client) creates the object; set its id first
+---@field read fun(d: luaform.ResourceData, client: luaform.Client) refreshes the state; `d:set_id("")` when gone
+---@field update? fun(d: luaform.ResourceData, client: luaform.Client) changes in place; without it every argument forces new
+---@field delete fun(d: luaform.ResourceData, client: luaform.Client) removes the object
+---@field exists? fun(d: luaform.ResourceData, client: luaform.Client): boolean asked before every refresh
+---@field customize_diff? fun(d: luaform.ResourceData, client: luaform.Client) the resource's own say in each plan
+---@field import? luaform.Importer|fun(d: luaform.ResourceData, client: luaform.Client) `tf.import_by_id`, or a function
+---@field schema_version? integer the version of the stored state
+---@field upgrade? luaform.Upgrades how older stored states become the current one
+---@field move_state? fun(source: luaform.MoveSource, client: luaform.Client?): table<string, any>? takes over an object of another type
+---@field timeouts? luaform.Timeouts
+---@field identity? luaform.IdentityDefinition
+
+--- What `tf.data_source { ... }` takes.
+---@class (exact) luaform.DataSourceDefinition : { description?: any, schema?: any, read?: any, timeouts?: any, [string]: nil }
+---@field description? luaform.Description
+---@field schema? luaform.Schema
+---@field read fun(d: luaform.ResourceData, client: luaform.Client) sets the id and the computed values
+---@field timeouts? luaform.Timeouts
+
+--- What `tf.ephemeral { ... }` takes.
+---@class (exact) luaform.EphemeralDefinition : { description?: any, schema?: any, open?: any, renew?: any, close?: any, [string]: nil }
+---@field description? luaform.Description
+---@field schema? luaform.Schema
+---@field open fun(d: luaform.ResourceData, client: luaform.Client) sets the values for this run
+---@field renew? fun(d: luaform.ResourceData, client: luaform.Client) extends what open made; sees only private data
+---@field close? fun(d: luaform.ResourceData, client: luaform.Client) releases what open made; sees only private data
+
+--- A parameter of a provider-defined function.
+---@class (exact) luaform.FunctionParameter : { name?: any, type?: any, description?: any, allow_null?: any, allow_unknown?: any, [string]: nil }
+---@field name string lowercase letters, digits and `_`
+---@field type luaform.Type `tf.string`, `tf.list(tf.number)`, `tf.dynamic`, ...
+---@field description? luaform.Description
+---@field allow_null? boolean the argument may be null (nil)
+---@field allow_unknown? boolean `run` is called with unknown parts as `tf.unknown`
+
+--- What `tf.func { ... }` takes.
+---@class (exact) luaform.FunctionDefinition : { summary?: any, description?: any, deprecated?: any, params?: any, variadic?: any, returns?: any, run?: any, [string]: nil }
+---@field summary? string
+---@field description? luaform.Description
+---@field deprecated? string
+---@field params? luaform.FunctionParameter[] the parameters in order
+---@field variadic? luaform.FunctionParameter one more parameter taking every further argument
+---@field returns luaform.Type the result's type
+---@field run fun(...: any): any computes the result from the arguments
+
+--- A checked definition, tagged with its kind: what a script returns.
+---@class luaform.Definition
+---@field kind "provider"|"resource"|"data_source"|"ephemeral"|"function"
+
+--- A diagnostic for `tf.fail` and `tf.warn`.
+---@class (exact) luaform.DiagnosticSpec : { summary?: any, detail?: any, path?: any, argument?: any, [string]: nil }
+---@field summary? string
+---@field detail? string
+---@field path? string the attribute it is about, as `d:get` takes it (`"disk.0.size"`)
+---@field argument? integer functions: which argument is at fault, counting from 1
+
+-------------------------------------------------------------------------------
+-- The module
+
+--- The luaform SDK: `local tf = require("luaform")`.
+---@class luaform
+local tf = {}
+
+--- A string attribute type.
+---@type luaform.Type
+tf.string = nil
+
+--- A number attribute type (integers stay integers).
+---@type luaform.Type
+tf.number = nil
+
+--- A bool attribute type.
+---@type luaform.Type
+tf.bool = nil
+
+--- Any value, with its own type: for function parameters and results only.
+---@type luaform.Type
+tf.dynamic = nil
+
+--- "Known after apply": what unknown parts of values read as, and what a plan function or a
+--- function result returns for them.
+---@type luaform.Unknown
+tf.unknown = nil
+
+--- A list of `element`.
+---@param element luaform.Type
+---@return luaform.Type
+function tf.list(element) end
+
+--- A set of `element`.
+---@param element luaform.Type
+---@return luaform.Type
+function tf.set(element) end
+
+--- A map of `element` by string keys.
+---@param element luaform.Type
+---@return luaform.Type
+function tf.map(element) end
+
+--- An object type with these attribute types, for structured (mostly computed) values.
+---@param attributes table<string, luaform.Type>
+---@return luaform.Type
+function tf.object(attributes) end
+
+--- Blocks written `name { ... }` any number of times, kept in order.
+---@param options luaform.BlockOptions
+---@return luaform.Block
+function tf.list_block(options) end
+
+--- Blocks written `name { ... }` any number of times, in no order.
+---@param options luaform.BlockOptions
+---@return luaform.Block
+function tf.set_block(options) end
+
+--- At most one block `name { ... }`.
+---@param options luaform.BlockOptions
+---@return luaform.Block
+function tf.single_block(options) end
+
+--- One object written as an attribute (protocol 6).
+---@param options luaform.NestedOptions
+---@return luaform.NestedAttribute
+function tf.single_nested(options) end
+
+--- A list of objects written as an attribute (protocol 6).
+---@param options luaform.NestedOptions
+---@return luaform.NestedAttribute
+function tf.list_nested(options) end
+
+--- A set of objects written as an attribute (protocol 6).
+---@param options luaform.NestedOptions
+---@return luaform.NestedAttribute
+function tf.set_nested(options) end
+
+--- A map of objects written as an attribute (protocol 6).
+---@param options luaform.NestedOptions
+---@return luaform.NestedAttribute
+function tf.map_nested(options) end
+
+--- Marks a description as markdown.
+---@param text string
+---@return luaform.Markdown
+function tf.markdown(text) end
+
+--- A default taken from the first of the environment variables that is set and not empty,
+--- else `fallback`.
+---@param names string|string[]
+---@param fallback? any
+---@return fun(): any
+function tf.env(names, fallback) end
+
+--- `import = tf.import_by_id`: `tofu import` sets the id, then `read` fills in the rest.
+---@type luaform.Importer
+tf.import_by_id = nil
+
+--- The provider: its configuration and `configure`.
+---@param definition luaform.ProviderDefinition
+---@return luaform.Definition
+function tf.provider(definition) end
+
+--- A managed resource.
+---@param definition luaform.ResourceDefinition
+---@return luaform.Definition
+function tf.resource(definition) end
+
+--- A data source.
+---@param definition luaform.DataSourceDefinition
+---@return luaform.Definition
+function tf.data_source(definition) end
+
+--- An ephemeral resource: values for one run of the CLI, never stored.
+---@param definition luaform.EphemeralDefinition
+---@return luaform.Definition
+function tf.ephemeral(definition) end
+
+--- A provider-defined function, called as `provider::NAME::X(...)`.
+---@param definition luaform.FunctionDefinition
+---@return luaform.Definition
+function tf.func(definition) end
+
+--- Ends the operation with an error diagnostic (at an attribute with `path`, at a function's
+--- argument with `argument`).
+---@param diagnostic string|luaform.DiagnosticSpec
+---@return never
+function tf.fail(diagnostic) end
+
+--- Adds a warning diagnostic and lets the operation go on.
+---@param diagnostic string|luaform.DiagnosticSpec
+function tf.warn(diagnostic) end
+
+--- Validators for an attribute's `validate` option.
+---@type luaform.validators
+tf.v = nil
+
+--- Ready-made `diff_suppress` functions.
+---@type luaform.suppressors
+tf.suppress = nil
+
+--- JSON as the SDK reads and writes it.
+---@type luaform.json
+tf.json = nil
+
+--- The HTTP client, and helpers for paths and pagination.
+---@type luaform.http
+tf.http = nil
+
+--- Lines in the CLI's log, with secrets hidden.
+---@type luaform.log
+tf.log = nil
+
+--- Sleeping, clocks, durations and RFC 3339 timestamps.
+---@type luaform.time
+tf.time = nil
+
+--- File modes and directories.
+---@type luaform.fs
+tf.fs = nil
+
+--- Standard base64 with padding.
+---@class luaform.base64
+tf.base64 = {}
+
+--- Encodes bytes.
+---@param bytes string
+---@return string
+function tf.base64.encode(bytes) end
+
+--- Decodes text; an error when it is not base64.
+---@param text string
+---@return string
+function tf.base64.decode(text) end
+
+--- Digests as lower-case hex.
+---@class luaform.hash
+tf.hash = {}
+
+---@param bytes string
+---@return string
+function tf.hash.sha256(bytes) end
+
+---@param bytes string
+---@return string
+function tf.hash.sha1(bytes) end
+
+---@param bytes string
+---@return string
+function tf.hash.sha512(bytes) end
+
+---@param bytes string
+---@return string
+function tf.hash.md5(bytes) end
+
+--- A random (version 4) UUID.
+---@return string
+function tf.uuid() end
+
+--- Calls `refresh` until the state it gives is a `target`; returns the object and state.
+---@param options luaform.WaitOptions
+---@return any object
+---@return any state
+function tf.wait_for(options) end
+
+--- Calls `fn` until it returns, again after each `tf.retryable` error, until the timeout.
+---@generic R
+---@param timeout luaform.Duration
+---@param fn fun(): R
+---@return R
+function tf.retry(timeout, fn) end
+
+--- An error for `tf.retry` to try again after: `error(tf.retryable(err))`.
+---@param err any a message or any error value
+---@return luaform.Retryable
+function tf.retryable(err) end
+
+return tf

@@ -1,0 +1,215 @@
+---@meta
+-- luacheck: no unused, max comment line length 600
+-- Type definitions of the testing kit, `require("luaform_testing")`, for test files
+-- (`tests/*_test.lua`) that `terraform-provider-NAME --test` runs.
+
+--- A diagnostic an operation reported.
+---@class luaform.testing.Diagnostic
+---@field severity "error"|"warning"
+---@field summary string
+---@field detail string
+---@field attribute? string the attribute it is about, as `disk[0].size`
+
+--- A stored object: its state, private data and identity. Any result of `apply`, `create`,
+--- `read` or `import` is one.
+---@class luaform.testing.Stored
+---@field state table<string, any> the attributes (nil once the object is gone)
+---@field private? string the private data, as stored
+---@field identity? table<string, any>
+
+--- What the operations of the kit give back.
+---@class luaform.testing.Result : luaform.testing.Stored
+---@field diagnostics luaform.testing.Diagnostic[]
+
+--- What `r:plan` gives.
+---@class luaform.testing.PlanResult : luaform.testing.Result
+---@field planned table<string, any> the planned object (unknown parts are `testing.unknown`)
+---@field requires_replace string[] attribute paths whose change replaces the object
+
+--- What `r:apply` and `r:create` give.
+---@class luaform.testing.ApplyResult : luaform.testing.Result
+---@field planned table<string, any> the plan that was applied
+---@field replaced boolean whether the prior object was destroyed and a new one created
+
+--- A result, or a list of diagnostics: what the assertions on errors take.
+---@alias luaform.testing.Checked luaform.testing.Result|luaform.testing.Diagnostic[]
+
+--- What `r:plan` and `r:apply` take.
+---@class (exact) luaform.testing.PlanArgs : { prior?: any, config?: any, [string]: nil }
+---@field prior? luaform.testing.Stored an earlier result; nil for a new object
+---@field config? table<string, any> the configuration; nil plans the destroy
+
+--- A resource type of the provider under test, driven through the engine.
+---@class luaform.testing.Resource
+---@field type string
+local Resource = {}
+
+--- Validation and PlanResourceChange, with the proposed new state the CLI would send.
+---@param args luaform.testing.PlanArgs
+---@return luaform.testing.PlanResult
+function Resource:plan(args) end
+
+--- Plan and apply, as `tofu apply` does; a replacement destroys `prior` and creates anew.
+---@param args luaform.testing.PlanArgs
+---@return luaform.testing.ApplyResult
+function Resource:apply(args) end
+
+--- `apply` with no prior object.
+---@param config table<string, any>
+---@return luaform.testing.ApplyResult
+function Resource:create(config) end
+
+--- ReadResource (a refresh); `state` is nil once the object is gone.
+---@param prior luaform.testing.Stored
+---@return luaform.testing.Result
+function Resource:read(prior) end
+
+--- A destroy plan and apply.
+---@param prior luaform.testing.Stored
+---@return luaform.testing.Result
+function Resource:destroy(prior) end
+
+--- ImportResourceState, then a read, as `tofu import` does.
+---@param id string
+---@return luaform.testing.Result
+function Resource:import(id) end
+
+--- A data source type of the provider under test.
+---@class luaform.testing.DataSource
+---@field type string
+local DataSource = {}
+
+--- Validation and ReadDataSource.
+---@param config table<string, any>
+---@return luaform.testing.Result
+function DataSource:read(config) end
+
+--- The provider under test, loaded afresh, validated and configured.
+---@class luaform.testing.Provider
+---@field diagnostics luaform.testing.Diagnostic[] what loading and configuring reported
+local Provider = {}
+
+---@param type_name string the full type name, as `example_server`
+---@return luaform.testing.Resource
+function Provider:resource(type_name) end
+
+---@param type_name string the full type name, as `example_image`
+---@return luaform.testing.DataSource
+function Provider:data_source(type_name) end
+
+--- The state an acceptance step sees after it applied.
+---@class luaform.testing.State
+---@field resources table<string, table<string, any>> attributes by resource address
+---@field outputs table<string, any> output values by name
+
+--- One step of an acceptance test: a `config` step (apply, check, then an empty plan) or an
+--- `import` step.
+---@class (exact) luaform.testing.Step : { config?: any, check?: any, expect_error?: any, expect_non_empty_plan?: any, plan_only?: any, refresh_only?: any, pre_config?: any, import?: any, id?: any, verify?: any, verify_ignore?: any, [string]: nil }
+---@field config? string the configuration, in HCL (the kit adds `required_providers`)
+---@field check? fun(state: any) config steps get a `luaform.testing.State`, import steps the imported attributes
+---@field expect_error? string the step must fail saying this
+---@field expect_non_empty_plan? boolean the plan after the step is not empty
+---@field plan_only? boolean plan without applying
+---@field refresh_only? boolean apply with `-refresh-only`
+---@field pre_config? fun(last_state: luaform.testing.State?) runs first: change things behind Terraform's back
+---@field import? string the address to import
+---@field id? string|fun(state: luaform.testing.State?): string the import id
+---@field verify? boolean the imported attributes must equal the applied ones
+---@field verify_ignore? string[] attributes `verify` leaves out
+
+--- An acceptance test.
+---@class (exact) luaform.testing.AcceptanceSpec : { steps?: any, check_destroy?: any, [string]: nil }
+---@field steps luaform.testing.Step[]
+---@field check_destroy? fun(last_state: luaform.testing.State?) runs after the final destroy
+
+---@class luaform.testing
+local testing = {}
+
+--- "Known after apply" in plans and function arguments (the same value as `tf.unknown`).
+---@type luaform.Unknown
+testing.unknown = nil
+
+--- Registers a test; it fails by raising an error.
+---@param name string
+---@param fn fun()
+function testing.test(name, fn) end
+
+--- busted's spelling of `test`.
+---@param name string
+---@param fn fun()
+function testing.it(name, fn) end
+
+--- Groups the tests `fn` registers under `name`.
+---@param name string
+---@param fn fun()
+function testing.describe(name, fn) end
+
+--- Registers an acceptance test with the real CLI; it runs only when TF_ACC is set.
+---@param name string
+---@param spec luaform.testing.AcceptanceSpec|fun(): luaform.testing.AcceptanceSpec
+function testing.acceptance(name, spec) end
+
+--- A new directory, removed when the test passes (kept when it fails).
+---@return string
+function testing.temp_dir() end
+
+--- Runs `fn` when the test ends, passed or failed (last registered first).
+---@param fn fun()
+function testing.cleanup(fn) end
+
+--- Deep equality; the message says where the two first differ.
+---@param actual any
+---@param expected any
+---@param message? string
+function testing.equal(actual, expected, message) end
+
+--- `value` is neither nil nor false.
+---@param value any
+---@param message? string
+function testing.truthy(value, message) end
+
+--- `text` contains `part` (plain text).
+---@param text any
+---@param part string
+---@param message? string
+function testing.contains(text, part, message) end
+
+--- The error diagnostics of a result.
+---@param result luaform.testing.Checked
+---@return luaform.testing.Diagnostic[]
+function testing.errors(result) end
+
+--- The result has no error diagnostics.
+---@param result luaform.testing.Checked
+---@param message? string
+function testing.no_errors(result, message) end
+
+--- The first error whose summary or detail contains `text` (about `attribute` when given).
+---@param result luaform.testing.Checked
+---@param text string
+---@param attribute? string written as `disk[0].size`
+---@return luaform.testing.Diagnostic
+function testing.has_error(result, text, attribute) end
+
+--- Runs `fn`, which must raise an error (containing `text` when given); returns its message.
+---@param fn fun()
+---@param text? string
+---@return string
+function testing.raises(fn, text) end
+
+--- A short readable form of any value, for messages.
+---@param value any
+---@return string
+function testing.show(value) end
+
+--- The provider configured with `config` (nil for none), as the CLI would configure it.
+---@param config? table<string, any>
+---@return luaform.testing.Provider
+function testing.provider(config) end
+
+--- A Lua string as an HCL string literal, for building configurations.
+---@param text any
+---@return string
+function testing.hcl_string(text) end
+
+return testing
