@@ -610,6 +610,10 @@ local function define(kind, definition, functions, extra)
   if problem then
     error(problem, CALLER + 1)
   end
+  if definition.deprecated ~= nil and type(definition.deprecated) ~= "string" then
+    error(string.format("%s: deprecated must be a message saying what to use instead, got %s",
+      what, type(definition.deprecated)), CALLER + 1)
+  end
   for _, name in ipairs(sorted_keys(functions)) do
     local fn = definition[name]
     if fn == nil and functions[name] then
@@ -752,8 +756,9 @@ function M.resource(definition)
   end
   local tagged = define("resource", definition,
     { create = true, read = true, update = false, delete = true, exists = false,
-      customize_diff = false, move_state = false },
-    { import = true, schema_version = true, upgrade = true, timeouts = true, identity = true })
+      customize_diff = false, move_state = false, plan_destroy = false },
+    { import = true, schema_version = true, upgrade = true, timeouts = true, identity = true,
+      deprecated = true })
   return tagged
 end
 
@@ -858,7 +863,8 @@ function M.data_source(definition)
   if problem then
     error(problem, CALLER)
   end
-  local tagged = define("data_source", definition, { read = true }, { timeouts = true })
+  local tagged = define("data_source", definition, { read = true },
+    { timeouts = true, deprecated = true })
   return tagged
 end
 

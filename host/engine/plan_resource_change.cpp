@@ -30,8 +30,13 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     // gets its own when it is created.
     if (schema->identity && !prior.is_null()) resp.planned_identity = req.prior_identity;
 
-    // Destroy: nothing to plan (only called when the plan_destroy capability is advertised).
+    // Destroy (asked only when the plan_destroy capability is advertised): the plan is null;
+    // a resource that checks destroys may warn, or refuse with an error.
     if (proposed.is_null()) {
+      if (schema->checks_destroy && !prior.is_null()) {
+        ResourceData d(*schema, prior, config, proposed);
+        diags.append(detail::guarded_call(*logic_, Operation::PlanDestroy, req.type_name, d));
+      }
       resp.planned_state = detail::encode_dynamic(proposed, type);
       return resp;
     }

@@ -18,6 +18,8 @@ namespace luaform::engine {
 // import id; a logic that imports by id alone does nothing for it.
 // Open, Renew, Close: an ephemeral resource's lifecycle. Renew and Close see only the private
 // data Open (or the last Renew) left; a logic without them does nothing for them.
+// PlanDestroy: a resource's check of a planned destroy (Schema::checks_destroy), given the
+// stored state.
 enum class Operation {
   Create,
   Read,
@@ -28,7 +30,8 @@ enum class Operation {
   Import,
   Open,
   Renew,
-  Close
+  Close,
+  PlanDestroy
 };
 
 // Whose schema an attribute belongs to.

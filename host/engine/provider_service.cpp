@@ -33,6 +33,8 @@ const char* operation_name(Operation op) {
       return "renew";
     case Operation::Close:
       return "close";
+    case Operation::PlanDestroy:
+      return "plan_destroy";
   }
   return "call";
 }
@@ -60,9 +62,11 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   for (const auto& [name, function] : declared.functions) {
     validate_function(function, "function " + name, schema_diagnostics_);
   }
-  for (const auto& [name, _] : declared.resources) {
+  for (const auto& [name, schema] : declared.resources) {
     capabilities_.move_resource_state =
         capabilities_.move_resource_state || logic_->moves_state(name);
+    // Without a resource that checks destroys, the CLI plans them alone, as it always did.
+    capabilities_.plan_destroy = capabilities_.plan_destroy || schema.checks_destroy;
   }
 }
 
@@ -100,15 +104,22 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
     if (diags.has_errors()) return diags;
     // A validator's message or log line may quote the value it refused.
     secrets.add(schema.block, v);
-    return validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
-      try {
-        return logic_->validate_value(owner, type_name, path, value);
-      } catch (const std::exception& e) {
-        Diagnostics failed;
-        failed.error("Validation of \"" + path_to_string(path) + "\" failed", e.what(), path);
-        return failed;
-      }
-    });
+    // A deprecated type still works; each configuration of it says so (helper/schema's
+    // DeprecationMessage). The CLI itself warns only where a value of it is referenced.
+    if (owner != SchemaOwner::Provider && !schema.block.deprecated.empty()) {
+      diags.warning(type_name + " is deprecated", schema.block.deprecated);
+    }
+    diags.append(
+        validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
+          try {
+            return logic_->validate_value(owner, type_name, path, value);
+          } catch (const std::exception& e) {
+            Diagnostics failed;
+            failed.error("Validation of \"" + path_to_string(path) + "\" failed", e.what(), path);
+            return failed;
+          }
+        }));
+    return diags;
   });
 }
 

@@ -134,6 +134,9 @@ struct Schema {
   // others) may take unless the configuration's `timeouts` block says otherwise. Non-empty:
   // the schema is served with that block.
   std::map<std::string, Duration> timeouts;
+  // A resource whose logic has its say when the object is to be destroyed (a warning, or an
+  // error that refuses the destroy plan): the CLI then plans destroys with the provider.
+  bool checks_destroy = false;
 };
 
 // A parameter of a provider-defined function.

@@ -452,6 +452,7 @@ engine::Schema read_schema(lua_State* L, int index, bool with_id) {
   engine::Schema schema;
   std::tie(schema.block.description, schema.block.description_markdown) =
       description(L, index, "description");
+  schema.block.deprecated = text(L, index, "deprecated", "deprecated");
 
   schema.version = version(L, index, "schema_version", "schema_version");
 

@@ -232,7 +232,8 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     has_import = lua_getfield(S, -2, "import") != LUA_TNIL;
     has_customize_diff = lua_getfield(S, -3, "customize_diff") == LUA_TFUNCTION;
     has_move_state = lua_getfield(S, -4, "move_state") == LUA_TFUNCTION;
-    lua_pop(S, 4);
+    schema.checks_destroy = lua_getfield(S, -5, "plan_destroy") == LUA_TFUNCTION;
+    lua_pop(S, 5);
     loaded = Definition{luaL_ref(S, LUA_REGISTRYINDEX), display};
   });
 

@@ -290,8 +290,9 @@ function ResourceData:renew_in(seconds) end
 ---@field configure? fun(config: table<string, any>, unknown: table<string, boolean>): luaform.Client builds the client every function gets
 
 --- What `tf.resource { ... }` takes.
----@class (exact) luaform.ResourceDefinition : { description?: any, schema?: any, create?: any, read?: any, update?: any, delete?: any, exists?: any, customize_diff?: any, import?: any, schema_version?: any, upgrade?: any, move_state?: any, timeouts?: any, identity?: any, [string]: nil }
+---@class (exact) luaform.ResourceDefinition : { description?: any, deprecated?: any, schema?: any, create?: any, read?: any, update?: any, delete?: any, exists?: any, customize_diff?: any, plan_destroy?: any, import?: any, schema_version?: any, upgrade?: any, move_state?: any, timeouts?: any, identity?: any, [string]: nil }
 ---@field description? luaform.Description
+---@field deprecated? string the type still works; each configuration of it warns with this message
 ---@field schema? luaform.Schema
 ---@field create fun(d: luaform.ResourceData, client: luaform.Client) creates the object; set its id first
 ---@field read fun(d: luaform.ResourceData, client: luaform.Client) refreshes the state; `d:set_id("")` when gone
@@ -299,6 +300,7 @@ function ResourceData:renew_in(seconds) end
 ---@field delete fun(d: luaform.ResourceData, client: luaform.Client) removes the object
 ---@field exists? fun(d: luaform.ResourceData, client: luaform.Client): boolean asked before every refresh
 ---@field customize_diff? fun(d: luaform.ResourceData, client: luaform.Client) the resource's own say in each plan
+---@field plan_destroy? fun(d: luaform.ResourceData, client: luaform.Client) checks a planned destroy of the stored object: `tf.warn` warns, an error refuses the plan
 ---@field import? luaform.Importer|fun(d: luaform.ResourceData, client: luaform.Client) `tf.import_by_id`, or a function
 ---@field schema_version? integer the version of the stored state
 ---@field upgrade? luaform.Upgrades how older stored states become the current one
@@ -307,8 +309,9 @@ function ResourceData:renew_in(seconds) end
 ---@field identity? luaform.IdentityDefinition
 
 --- What `tf.data_source { ... }` takes.
----@class (exact) luaform.DataSourceDefinition : { description?: any, schema?: any, read?: any, timeouts?: any, [string]: nil }
+---@class (exact) luaform.DataSourceDefinition : { description?: any, deprecated?: any, schema?: any, read?: any, timeouts?: any, [string]: nil }
 ---@field description? luaform.Description
+---@field deprecated? string the type still works; each configuration of it warns with this message
 ---@field schema? luaform.Schema
 ---@field read fun(d: luaform.ResourceData, client: luaform.Client) sets the id and the computed values
 ---@field timeouts? luaform.Timeouts

@@ -498,3 +498,37 @@ TEST_CASE("a stop that comes while the scripts load ends the load; later calls r
   engine::ResourceData d(fine.schema, fine.null(), fine.null(), fine.null());
   CHECK_FALSE(logic->call(Operation::Create, "test_fine", d).has_errors());
 }
+
+TEST_CASE("plan_destroy and a type's deprecation message are read from the definition") {
+  ProviderDir dir;
+  dir.write("resource_vault.lua", R"(local tf = require("luaform")
+return tf.resource {
+  deprecated = "use test_safe",
+  schema = { name = tf.string { required = true } },
+  create = function() end, read = function() end, delete = function() end,
+  plan_destroy = function(d) error("keep " .. d:get("name")) end,
+}
+)");
+  dir.write("resource_plain.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {}, create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& vault = logic->schema().resources.at("test_vault");
+  CHECK(vault.checks_destroy);
+  CHECK(vault.block.deprecated == "use test_safe");
+  CHECK_FALSE(logic->schema().resources.at("test_plain").checks_destroy);
+
+  Instance i(*logic, "test_vault");
+  const Value stored = i.object({{"id", Value::string("v")}, {"name", Value::string("v")}});
+  engine::ResourceData d(i.schema, stored, i.null(), i.null());
+  const auto diags = logic->call(Operation::PlanDestroy, "test_vault", d);
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].summary == "keep v");
+  CHECK(diags.items()[0].detail == "test_vault: plan_destroy failed at resource_vault.lua:6.");
+
+  CHECK(load_errors_with_fields("deprecated = 3,")
+            .find("deprecated must be a message saying what to use instead") != std::string::npos);
+}
