@@ -28,6 +28,8 @@ struct ServerCapabilities {
   bool plan_destroy = false;
   bool get_provider_schema_optional = true;
   bool move_resource_state = false;
+  // Terraform 1.14's -generate-config-out asks the provider (GenerateResourceConfig).
+  bool generate_resource_config = true;
 };
 
 struct GetProviderSchemaResponse {
@@ -186,6 +188,16 @@ struct UpgradeIdentityResponse {
   Diagnostics diagnostics;
 };
 
+// The configuration a user would write for a stored object (GenerateResourceConfig).
+struct GenerateConfigRequest {
+  std::string type_name;
+  DynamicValue state;
+};
+struct GenerateConfigResponse {
+  DynamicValue config;
+  Diagnostics diagnostics;
+};
+
 struct GetIdentitySchemasResponse {
   std::map<std::string, const ResourceIdentity*> identities;  // resources declaring one
   Diagnostics diagnostics;
@@ -222,6 +234,7 @@ class ProviderService {
   UpgradeResponse upgrade_resource_state(const UpgradeRequest& req) const;
   ImportResponse import_resource_state(const ImportRequest& req) const;
   MoveResponse move_resource_state(const MoveRequest& req) const;
+  GenerateConfigResponse generate_resource_config(const GenerateConfigRequest& req) const;
   GetIdentitySchemasResponse get_resource_identity_schemas() const;
   UpgradeIdentityResponse upgrade_resource_identity(const UpgradeIdentityRequest& req) const;
   Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;

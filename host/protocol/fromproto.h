@@ -115,6 +115,14 @@ engine::ReadDataRequest read_data_request(const Req& req) {
 }
 
 template <class Req>
+engine::GenerateConfigRequest generate_config_request(const Req& req) {
+  engine::GenerateConfigRequest out;
+  out.type_name = req.type_name();
+  out.state = dynamic_value(req.state());
+  return out;
+}
+
+template <class Req>
 engine::UpgradeRequest upgrade_request(const Req& req) {
   engine::UpgradeRequest out;
   out.type_name = req.type_name();

@@ -138,9 +138,12 @@ Status Tfplugin5Server::ReadDataSource(Ctx*, const p5::ReadDataSource::Request* 
   });
 }
 
-Status Tfplugin5Server::GenerateResourceConfig(Ctx*, const p5::GenerateResourceConfig::Request*,
+Status Tfplugin5Server::GenerateResourceConfig(Ctx*, const p5::GenerateResourceConfig::Request* req,
                                                p5::GenerateResourceConfig::Response* resp) {
-  return not_supported("generating resource configuration", resp);
+  return guarded("GenerateResourceConfig", resp, [&] {
+    toproto::generate_config_response(
+        service_->generate_resource_config(fromproto::generate_config_request(*req)), resp);
+  });
 }
 
 Status Tfplugin5Server::ValidateEphemeralResourceConfig(

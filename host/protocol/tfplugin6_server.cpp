@@ -135,9 +135,12 @@ Status Tfplugin6Server::ReadDataSource(Ctx*, const p6::ReadDataSource::Request* 
   });
 }
 
-Status Tfplugin6Server::GenerateResourceConfig(Ctx*, const p6::GenerateResourceConfig::Request*,
+Status Tfplugin6Server::GenerateResourceConfig(Ctx*, const p6::GenerateResourceConfig::Request* req,
                                                p6::GenerateResourceConfig::Response* resp) {
-  return not_supported("generating resource configuration", resp);
+  return guarded("GenerateResourceConfig", resp, [&] {
+    toproto::generate_config_response(
+        service_->generate_resource_config(fromproto::generate_config_request(*req)), resp);
+  });
 }
 
 Status Tfplugin6Server::ValidateEphemeralResourceConfig(

@@ -61,8 +61,7 @@ void server_capabilities(const engine::ServerCapabilities& caps, ProtoCaps* out)
   out->set_plan_destroy(caps.plan_destroy);
   out->set_get_provider_schema_optional(caps.get_provider_schema_optional);
   out->set_move_resource_state(caps.move_resource_state);
-  // luaform cannot generate configuration (Terraform 1.14's -generate-config-out).
-  out->set_generate_resource_config(false);
+  out->set_generate_resource_config(caps.generate_resource_config);
 }
 
 template <class ProtoNesting>
@@ -286,6 +285,12 @@ void read_response(const engine::ReadResponse& r, Resp* out) {
 template <class Resp>
 void read_data_response(const engine::ReadDataResponse& r, Resp* out) {
   dynamic_value(r.state, out->mutable_state());
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void generate_config_response(const engine::GenerateConfigResponse& r, Resp* out) {
+  dynamic_value(r.config, out->mutable_config());
   diagnostics(r.diagnostics, out);
 }
 
