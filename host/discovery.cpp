@@ -27,6 +27,7 @@ constexpr ScriptKind kScriptKinds[] = {
     {"data_source_", &lua::ScriptSet::data_sources, true},
     {"ephemeral_", &lua::ScriptSet::ephemeral_resources, true},
     {"function_", &lua::ScriptSet::functions, false},
+    {"list_", &lua::ScriptSet::list_resources, true},
 };
 constexpr std::string_view kLuaSuffix = ".lua";
 

@@ -52,6 +52,9 @@ void print_scripts(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
     out << "function:     provider::" << scripts.provider_name << "::" << name << "  ("
         << path.filename().string() << ")\n";
   }
+  for (const auto& [name, path] : scripts.list_resources) {
+    out << "list:         " << name << "  (" << path.filename().string() << ")\n";
+  }
 }
 
 void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {

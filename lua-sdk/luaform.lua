@@ -602,7 +602,7 @@ local function define(kind, definition, functions, extra)
   end
   local problem = unknown_key(what, definition, allowed)
     or schema_problem(what, definition.schema == nil and {} or definition.schema,
-      kind ~= "provider" and kind ~= "ephemeral")
+      kind == "resource" or kind == "data_source")
   if problem then
     error(problem, CALLER + 1)
   end
@@ -854,6 +854,14 @@ function M.func(definition)
     error(problem, CALLER)
   end
   local tagged = spec_of({ kind = "function" }, definition)
+  return tagged
+end
+
+-- tf.list_resource { schema = { filters }, list = function(request, emit, client) ... end }:
+-- how `terraform query` finds the objects of the resource type of the same name
+-- (list_server.lua lists resource NAME_server, which must have an identity).
+function M.list_resource(definition)
+  local tagged = define("list_resource", definition, { list = true }, {})
   return tagged
 end
 

@@ -17,35 +17,6 @@
 #include "host/engine/service_support.h"
 
 namespace luaform::engine {
-namespace {
-
-// Fills `d` from an import block's identity: every attribute of the same name and type, the id
-// included. False, with the reason in `diags`, when the identity lacks a required attribute.
-bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
-                         ResourceData& d, Diagnostics& diags) {
-  for (const IdentityAttribute& a : schema.identity->attributes) {
-    if (a.required_for_import && given.get_attribute(a.name).is_null()) {
-      diags.error("Cannot import " + type_name + " by identity",
-                  "The identity leaves \"" + a.name + "\" unset, and it is required for import.",
-                  {AttributeName{a.name}});
-    }
-  }
-  if (diags.has_errors()) return false;
-  d.set_given_identity(given);
-  const Value start = object_from_identity(schema.block, given);
-  for (const auto& [name, value] : start.attributes()) {
-    if (value.is_null()) continue;
-    if (name == "id") {
-      d.set_id(value.as_string());
-    } else {
-      diags.append(d.set(name, value));
-    }
-  }
-  return !diags.has_errors();
-}
-
-}  // namespace
-
 ImportResponse ProviderService::import_resource_state(const ImportRequest& req) const {
   return detail::in_secret_scope<ImportResponse>(provider_secrets(), [&](SecretScope&) {
     ImportResponse resp;
@@ -73,7 +44,7 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     const Type type = schema->block.implied_type();
     ResourceData d(*schema, Value::null(type), Value::null(type), Value::null(type));
     if (by_identity) {
-      if (!start_from_identity(*schema, given, req.type_name, d, diags)) return resp;
+      if (!detail::start_from_identity(*schema, given, req.type_name, d, diags)) return resp;
     } else {
       d.set_id(req.id);
     }

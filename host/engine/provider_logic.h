@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,8 +35,9 @@ enum class Operation {
   PlanDestroy
 };
 
-// Whose schema an attribute belongs to.
-enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource };
+// Whose schema an attribute belongs to. A list resource's schema is the configuration of a
+// `list` block (its filters), named after the resource type it lists.
+enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource, ListResource };
 
 const char* operation_name(Operation op);
 
@@ -72,6 +74,27 @@ struct PlanContext {
   Value config;
   Value planned;
   Value resource;
+};
+
+// One object a list resource found: its identity (of the resource's identity type), a name for
+// people, and, when the logic has it at hand, the whole object (of the resource's type). A
+// listed element that is not usable carries a warning instead, and the listing goes on.
+struct ListedObject {
+  Value identity;
+  std::string display_name;
+  std::optional<Value> object;
+  Diagnostics diagnostics;
+};
+// Runs an operation of the listed resource type on the logic's state that is listing, while it
+// lists (import and read of a listed object, when the CLI asks for whole objects).
+using ListedCall = std::function<Diagnostics(Operation, ResourceData&)>;
+// Takes each object as it is found; false when no more are wanted (the limit is reached, or the
+// CLI stopped reading), and the logic should stop listing.
+using ListEmit = std::function<bool(ListedObject, const ListedCall&)>;
+// What the CLI asked for: how many objects at most, and whether it wants whole objects.
+struct ListOptions {
+  int64_t limit = 0;
+  bool include_resource = false;
 };
 
 class ProviderLogic {
@@ -135,6 +158,12 @@ class ProviderLogic {
   // configuration: the CLI calls them before, and without, ConfigureProvider.
   virtual FunctionOutcome call_function(const std::string& name, const Function& declared,
                                         const std::vector<Value>& arguments) = 0;
+  // Lists the remote objects of `resource_type` (whose schema as served is `resource`) that
+  // `config` (the list block's, of schema().list_resources) selects, handing each to `emit` as
+  // it is found. Errors end the listing; warnings do not.
+  virtual Diagnostics list(const std::string& resource_type, const Schema& resource,
+                           const Value& config, const ListOptions& options,
+                           const ListEmit& emit) = 0;
   // Asks running calls to stop as soon as they can (StopProvider).
   virtual void stop() = 0;
 };

@@ -56,6 +56,18 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
   }
   for (const auto& [name, schema] : declared.data_sources)
     check(schema.block, "data source " + name);
+  for (const auto& [name, schema] : declared.list_resources) {
+    check(schema.block, "list resource " + name);
+    // The CLI reads listed objects with the resource's identity and object types.
+    const auto resource = declared.resources.find(name);
+    if (resource == declared.resources.end() || !resource->second.identity) {
+      schema_diagnostics_.error(
+          "List resource " + name + " lists no resource with an identity",
+          "A list resource enumerates objects of the managed resource type of the same name, "
+          "by their identities: declare resource " +
+              name + " with an identity.");
+    }
+  }
   for (const auto& [name, schema] : declared.ephemeral_resources) {
     check(schema.block, "ephemeral resource " + name);
   }
@@ -79,6 +91,7 @@ GetMetadataResponse ProviderService::get_metadata() const {
     resp.ephemeral_resources.push_back(name);
   }
   for (const auto& [name, _] : schema_.functions) resp.functions.push_back(name);
+  for (const auto& [name, _] : schema_.list_resources) resp.list_resources.push_back(name);
   resp.diagnostics.append(schema_diagnostics_);
   return resp;
 }
@@ -166,6 +179,10 @@ Diagnostics ProviderService::validate_data_source_config(const ValidateRequest& 
 Diagnostics ProviderService::validate_ephemeral_resource_config(const ValidateRequest& req) const {
   return validate_typed(SchemaOwner::EphemeralResource, schema_.ephemeral_resources,
                         "ephemeral resource", req);
+}
+
+Diagnostics ProviderService::validate_list_resource_config(const ValidateRequest& req) const {
+  return validate_typed(SchemaOwner::ListResource, schema_.list_resources, "list resource", req);
 }
 
 Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -44,6 +45,7 @@ struct GetMetadataResponse {
   std::vector<std::string> data_sources;
   std::vector<std::string> ephemeral_resources;
   std::vector<std::string> functions;
+  std::vector<std::string> list_resources;
   Diagnostics diagnostics;
 };
 
@@ -198,6 +200,24 @@ struct GenerateConfigResponse {
   Diagnostics diagnostics;
 };
 
+// ListResource: the objects a `list` block selects, streamed one event at a time.
+struct ListRequest {
+  std::string type_name;
+  DynamicValue config;
+  bool include_resource_object = false;
+  int64_t limit = 0;
+};
+// One listed object (identity, display name, and the object when it was asked for), or only
+// diagnostics: warnings about an element that was left out, or the error that ended the list.
+struct ListEvent {
+  DynamicValue identity;
+  std::string display_name;
+  DynamicValue resource_object;
+  Diagnostics diagnostics;
+};
+// Sends an event to the CLI; false when the CLI stopped reading.
+using ListSink = std::function<bool(const ListEvent&)>;
+
 struct GetIdentitySchemasResponse {
   std::map<std::string, const ResourceIdentity*> identities;  // resources declaring one
   Diagnostics diagnostics;
@@ -235,6 +255,8 @@ class ProviderService {
   ImportResponse import_resource_state(const ImportRequest& req) const;
   MoveResponse move_resource_state(const MoveRequest& req) const;
   GenerateConfigResponse generate_resource_config(const GenerateConfigRequest& req) const;
+  Diagnostics validate_list_resource_config(const ValidateRequest& req) const;
+  void list_resource(const ListRequest& req, const ListSink& sink) const;
   GetIdentitySchemasResponse get_resource_identity_schemas() const;
   UpgradeIdentityResponse upgrade_resource_identity(const UpgradeIdentityRequest& req) const;
   Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;

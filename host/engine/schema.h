@@ -174,6 +174,9 @@ struct ProviderSchema {
   // Values opened for the length of one CLI run and never saved (ephemeral "x" "y" { ... }).
   std::map<std::string, Schema> ephemeral_resources;  // keyed by full type name
   std::map<std::string, Function> functions;          // keyed by the name after provider::NAME::
+  // The configurations of `list` blocks (Terraform 1.14's `terraform query`), keyed by the
+  // managed resource type each lists; that type must have an identity.
+  std::map<std::string, Schema> list_resources;
   // Types whose definitions did not load, with why. Each stands in its map above with an empty
   // schema, so that the CLI accepts the provider and reaches validation, where a configuration
   // that uses one gets an error saying why; every other type works.

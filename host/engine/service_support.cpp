@@ -5,6 +5,7 @@
 #include "host/engine/equivalence.h"
 #include "host/engine/json_codec.h"
 #include "host/engine/msgpack_codec.h"
+#include "host/engine/resource_identity.h"
 
 namespace luaform::engine::detail {
 
@@ -64,6 +65,29 @@ Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const
                              return false;
                            }
                          });
+}
+
+bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
+                         ResourceData& d, Diagnostics& diags) {
+  for (const IdentityAttribute& a : schema.identity->attributes) {
+    if (a.required_for_import && given.get_attribute(a.name).is_null()) {
+      diags.error("Cannot import " + type_name + " by identity",
+                  "The identity leaves \"" + a.name + "\" unset, and it is required for import.",
+                  {AttributeName{a.name}});
+    }
+  }
+  if (diags.has_errors()) return false;
+  d.set_given_identity(given);
+  const Value start = object_from_identity(schema.block, given);
+  for (const auto& [name, value] : start.attributes()) {
+    if (value.is_null()) continue;
+    if (name == "id") {
+      d.set_id(value.as_string());
+    } else {
+      diags.append(d.set(name, value));
+    }
+  }
+  return !diags.has_errors();
 }
 
 }  // namespace luaform::engine::detail

@@ -50,6 +50,11 @@ Response in_secret_scope(std::shared_ptr<const std::vector<std::string>> provide
 Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
                          ResourceData& d);
 
+// Fills `d` from an import block's identity: every attribute of the same name and type, the id
+// included. False, with the reason in `diags`, when the identity lacks a required attribute.
+bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
+                         ResourceData& d, Diagnostics& diags);
+
 // keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same.
 Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
                        const Value& earlier, const Value& later, Diagnostics& diags);

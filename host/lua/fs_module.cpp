@@ -1,10 +1,13 @@
 #include "host/lua/fs_module.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "host/lua/guarded.h"
 #include "host/platform.h"
@@ -96,6 +99,25 @@ int make_directory(lua_State* L) {
   return 0;
 }
 
+// The names in a directory (not "." and ".."), sorted, so a listing reads the same every time.
+int list_directory(lua_State* L) {
+  const std::string path = luaL_checkstring(L, 1);
+  std::error_code error;
+  std::vector<std::string> names;
+  for (std::filesystem::directory_iterator it(path, error), end; !error && it != end;
+       it.increment(error)) {
+    names.push_back(it->path().filename().string());
+  }
+  if (error) fail("list", path, error.value());
+  std::sort(names.begin(), names.end());
+  lua_createtable(L, static_cast<int>(names.size()), 0);
+  for (size_t i = 0; i < names.size(); ++i) {
+    lua_pushlstring(L, names[i].data(), names[i].size());
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  return 1;
+}
+
 int remove_directory(lua_State* L) {
   const std::string path = luaL_checkstring(L, 1);
   if (::rmdir(path.c_str()) != 0) fail("rmdir", path, errno);
@@ -105,11 +127,10 @@ int remove_directory(lua_State* L) {
 }  // namespace
 
 int open_fs_module(lua_State* L) {
-  const luaL_Reg functions[] = {{"stat", guarded<stat_path>},
-                                {"chmod", guarded<change_mode>},
-                                {"mkdir", guarded<make_directory>},
-                                {"rmdir", guarded<remove_directory>},
-                                {nullptr, nullptr}};
+  const luaL_Reg functions[] = {
+      {"stat", guarded<stat_path>},       {"chmod", guarded<change_mode>},
+      {"mkdir", guarded<make_directory>}, {"rmdir", guarded<remove_directory>},
+      {"list", guarded<list_directory>},  {nullptr, nullptr}};
   luaL_newlib(L, functions);
   return 1;
 }

@@ -28,7 +28,7 @@ ScriptSet without(ScriptSet scripts, const std::set<std::filesystem::path>& fail
     scripts.provider_script.reset();
   }
   for (auto* kind : {&scripts.resources, &scripts.data_sources, &scripts.ephemeral_resources,
-                     &scripts.functions}) {
+                     &scripts.functions, &scripts.list_resources}) {
     std::erase_if(*kind, [&](const auto& entry) { return failed.contains(entry.second); });
   }
   return scripts;
@@ -176,6 +176,17 @@ class LuaProvider : public engine::ProviderLogic {
       diags.error(failed, e.what());
     }
     return diags;
+  }
+
+  // A listing holds one configured state for as long as it runs; the reads of listed objects
+  // run on that state too.
+  Diagnostics list(const std::string& type_name, const engine::Schema& resource,
+                   const engine::Value& config, const engine::ListOptions& options,
+                   const engine::ListEmit& emit) override {
+    auto state = pool_->borrow();
+    Diagnostics configured = ensure_configured(*state);
+    if (configured.has_errors()) return configured;
+    return state->list(type_name, resource, config, options, emit);
   }
 
   // Functions run on any state, configured or not: the CLI calls them without configuring.

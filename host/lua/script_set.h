@@ -19,6 +19,8 @@ struct ScriptSet {
   std::map<std::string, std::filesystem::path>
       ephemeral_resources;                                 // "example_token" -> ephemeral_token.lua
   std::map<std::string, std::filesystem::path> functions;  // "parse_arn" -> function_parse_arn.lua
+  std::map<std::string, std::filesystem::path>
+      list_resources;  // "example_server" -> list_server.lua (lists resource example_server)
   // A lua-sdk/ directory next to the scripts overrides the SDK embedded in the binary.
   std::optional<std::filesystem::path> sdk_directory;
 };

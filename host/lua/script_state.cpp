@@ -1,6 +1,7 @@
 #include "host/lua/script_state.h"
 
 #include <stdexcept>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "host/lua/resource_data_object.h"
 #include "host/lua/schema_reader.h"
 #include "host/lua/script_error.h"
+#include "host/lua/script_where.h"
 #include "host/lua/value_conversion.h"
 
 namespace luaform::lua {
@@ -29,7 +31,7 @@ std::string describe_returned(lua_State* L, int index) {
     std::string kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
     if (kind == "provider" || kind == "resource" || kind == "data_source" || kind == "ephemeral" ||
-        kind == "function") {
+        kind == "function" || kind == "list_resource") {
       return constructor_of(kind);
     }
     return "a plain table";
@@ -61,6 +63,8 @@ const char* owner_name(engine::SchemaOwner owner) {
       return "data source";
     case engine::SchemaOwner::EphemeralResource:
       return "ephemeral resource";
+    case engine::SchemaOwner::ListResource:
+      return "list resource";
   }
   return "definition";
 }
@@ -85,11 +89,12 @@ std::optional<engine::Duration> timeout_of(engine::Operation op, const engine::R
   }
 }
 
-// Sets the deadline of a call for its duration.
+// Sets the deadline of a call for its duration. A call made while another runs (a listed
+// object's read) gives the outer call its own deadline back when it ends.
 class DeadlineScope {
  public:
   DeadlineScope(RunLimits& limits, engine::Operation op, const engine::ResourceData& d)
-      : limits_(limits) {
+      : limits_(limits), outer_(limits.deadline), outer_message_(limits.deadline_message) {
     if (auto timeout = timeout_of(op, d)) {
       limits_.deadline = std::chrono::steady_clock::now() + *timeout;
       limits_.deadline_message = std::string(engine::operation_name(op)) +
@@ -97,35 +102,46 @@ class DeadlineScope {
                                  engine::format_duration(*timeout);
     }
   }
-  ~DeadlineScope() { limits_.deadline.reset(); }
+  ~DeadlineScope() {
+    limits_.deadline = outer_;
+    limits_.deadline_message = std::move(outer_message_);
+  }
   DeadlineScope(const DeadlineScope&) = delete;
   DeadlineScope& operator=(const DeadlineScope&) = delete;
 
  private:
   RunLimits& limits_;
+  std::optional<std::chrono::steady_clock::time_point> outer_;
+  std::string outer_message_;
 };
 
 // Tells the native modules, for the duration of a call, which resource it is about, where the
-// sensitive values tf.log must hide are, and collects what tf.warn and tf.fail report.
+// sensitive values tf.log must hide are, and collects what tf.warn and tf.fail report. A call
+// made while another runs (a listed object's import and read) gives the outer call its context
+// back when it ends.
 class CallScope {
  public:
   CallScope(CallContext& context, const std::string& type_name, const engine::ResourceData& d)
-      : context_(context) {
+      : context_(context), outer_(take(context)) {
     context_.resource_type = type_name;
     context_.schema = &d.schema();
     context_.operation_secrets = [&d] { return d.sensitive_texts(); };
-    clear_reports();
   }
-  // A provider-defined function call: no resource, no schema, no secrets of its own.
-  CallScope(CallContext& context, const std::string& function_name) : context_(context) {
-    context_.resource_type = function_name;
-    clear_reports();
+  // A call without a ResourceData: a provider-defined function (no schema, no secrets of its
+  // own), or a listing (the schema of its filters).
+  CallScope(CallContext& context, const std::string& name, const engine::Schema* schema = nullptr)
+      : context_(context), outer_(take(context)) {
+    context_.resource_type = name;
+    context_.schema = schema;
   }
   ~CallScope() {
-    context_.resource_type.clear();
-    context_.schema = nullptr;
-    context_.operation_secrets = nullptr;
-    clear_reports();
+    context_.resource_type = std::move(outer_.resource_type);
+    context_.schema = outer_.schema;
+    context_.operation_secrets = std::move(outer_.operation_secrets);
+    context_.warnings = std::move(outer_.warnings);
+    context_.failure = std::move(outer_.failure);
+    context_.failure_message = std::move(outer_.failure_message);
+    context_.failure_argument = outer_.failure_argument;
   }
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;
@@ -147,13 +163,21 @@ class CallScope {
   }
 
  private:
-  void clear_reports() {
-    context_.warnings.clear();
-    context_.failure.reset();
-    context_.failure_message.clear();
-    context_.failure_argument.reset();
+  // The per-call part of `context` (empty for none running), moved out and left cleared.
+  static CallContext take(CallContext& context) {
+    CallContext outer;
+    outer.resource_type = std::move(context.resource_type);
+    outer.schema = std::exchange(context.schema, nullptr);
+    outer.operation_secrets = std::exchange(context.operation_secrets, nullptr);
+    outer.warnings = std::exchange(context.warnings, {});
+    outer.failure = std::exchange(context.failure, std::nullopt);
+    outer.failure_message = std::exchange(context.failure_message, {});
+    outer.failure_argument = std::exchange(context.failure_argument, std::nullopt);
+    context.resource_type.clear();
+    return outer;
   }
   CallContext& context_;
+  CallContext outer_;  // the per-call part of what the context held before this call
 };
 
 }  // namespace
@@ -189,6 +213,9 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* 
     load(file, "ephemeral", type_name, report);
   }
   for (const auto& [name, file] : scripts.functions) load(file, "function", name, report);
+  for (const auto& [type_name, file] : scripts.list_resources) {
+    load(file, "list_resource", type_name, report);
+  }
   limits_.deadline.reset();
 }
 
@@ -222,8 +249,9 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
       if (expected == "function") {
         function = read_function(S, -1);
       } else {
-        // An ephemeral resource is never saved, so it needs no id.
-        schema = read_schema(S, -1, expected != "provider" && expected != "ephemeral");
+        // An ephemeral resource is never saved, so it needs no id; a list block's
+        // configuration is filters.
+        schema = read_schema(S, -1, expected == "resource" || expected == "data_source");
       }
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(display + ": " + e.what());
@@ -257,6 +285,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
         if (expected == "resource") report->schema.resources[type_name] = {};
         if (expected == "data_source") report->schema.data_sources[type_name] = {};
         if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
+        if (expected == "list_resource") report->schema.list_resources[type_name] = {};
         report->schema.left_out[type_name] = why;
       }
       report->failed.insert(file);
@@ -282,6 +311,9 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   } else if (kind_name == "ephemeral") {
     ephemeral_.emplace(type_name, *loaded);
     if (report) report->schema.ephemeral_resources[type_name] = std::move(schema);
+  } else if (kind_name == "list_resource") {
+    lists_.emplace(type_name, *loaded);
+    if (report) report->schema.list_resources[type_name] = std::move(schema);
   } else {
     functions_.emplace(type_name, *loaded);
     if (report) report->schema.functions[type_name] = std::move(function);
@@ -374,6 +406,90 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
   return scope.report(error, {failed, definition.display});
 }
 
+namespace {
+
+// What the emit function a list call hands its script needs: where objects go, the types they
+// convert to, and how to run the listed resource's import and read on this state.
+struct Listing {
+  const engine::ListEmit* emit;
+  const engine::Type* identity;
+  const engine::Type* object;
+  engine::ListedCall run;
+  bool stopped = false;
+};
+
+// emit { identity = {...}, display_name = "...", object = {...} } -> true while more are wanted.
+// An element that does not convert is reported as a warning, and the listing goes on.
+int list_emit(lua_State* L) {
+  auto* listing = static_cast<Listing*>(lua_touserdata(L, lua_upvalueindex(1)));
+  if (listing->stopped) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  luaL_checktype(L, 1, LUA_TTABLE);
+  engine::ListedObject listed;
+  if (lua_getfield(L, 1, "display_name") == LUA_TSTRING) listed.display_name = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  const std::string where = script_where(L);
+  try {
+    lua_getfield(L, 1, "identity");
+    listed.identity = to_value(L, -1, *listing->identity, "identity");
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "object") != LUA_TNIL) {
+      listed.object = to_value(L, -1, *listing->object, "object");
+    }
+    lua_pop(L, 1);
+  } catch (const ConversionError& e) {
+    const std::string name =
+        listed.display_name.empty() ? std::string("an object") : "\"" + listed.display_name + "\"";
+    listed.diagnostics.warning("A listed object is left out",
+                               where + name + " does not fit the resource: " + e.what());
+  }
+  const bool more = (*listing->emit)(std::move(listed), listing->run);
+  listing->stopped = !more;
+  lua_pushboolean(L, more ? 1 : 0);
+  return 1;
+}
+
+}  // namespace
+
+engine::Diagnostics ScriptState::list(const std::string& type_name, const engine::Schema& resource,
+                                      const engine::Value& config,
+                                      const engine::ListOptions& options,
+                                      const engine::ListEmit& emit) {
+  const Definition* definition = definition_of(engine::SchemaOwner::ListResource, type_name);
+  engine::Diagnostics diags;
+  if (definition == nullptr || !resource.identity) {
+    diags.error(type_name + ": list failed", "no script lists " + type_name);
+    return diags;
+  }
+  const engine::Type identity = resource.identity->implied_type();
+  const engine::Type object = resource.block.implied_type();
+  Listing listing{&emit, &identity, &object,
+                  [this, &type_name](engine::Operation op, engine::ResourceData& d) {
+                    return call(op, type_name, d);
+                  }};
+  const CallScope scope(call_context_, type_name);
+  const auto error = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    lua_getfield(S, -1, "list");
+    // list(request, emit, client): request = { config =, limit =, include_resource = }.
+    lua_createtable(S, 0, 3);
+    push_value(S, config);
+    lua_setfield(S, -2, "config");
+    lua_pushinteger(S, options.limit);
+    lua_setfield(S, -2, "limit");
+    lua_pushboolean(S, options.include_resource ? 1 : 0);
+    lua_setfield(S, -2, "include_resource");
+    lua_pushlightuserdata(S, &listing);
+    lua_pushcclosure(S, guarded<list_emit>, 1);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+    lua_call(S, 3, 0);
+  });
+  diags.append(scope.report(error, {type_name + ": list failed", definition->display}));
+  return diags;
+}
+
 engine::FunctionOutcome ScriptState::call_function(const std::string& name,
                                                    const std::vector<engine::Value>& arguments,
                                                    const engine::Function& declared) {
@@ -420,9 +536,10 @@ engine::FunctionOutcome ScriptState::call_function(const std::string& name,
 const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner owner,
                                                           const std::string& type_name) const {
   if (owner == engine::SchemaOwner::Provider) return provider_ ? &*provider_ : nullptr;
-  const auto& definitions = owner == engine::SchemaOwner::Resource     ? resources_
-                            : owner == engine::SchemaOwner::DataSource ? data_sources_
-                                                                       : ephemeral_;
+  const auto& definitions = owner == engine::SchemaOwner::Resource       ? resources_
+                            : owner == engine::SchemaOwner::DataSource   ? data_sources_
+                            : owner == engine::SchemaOwner::ListResource ? lists_
+                                                                         : ephemeral_;
   auto it = definitions.find(type_name);
   return it == definitions.end() ? nullptr : &it->second;
 }

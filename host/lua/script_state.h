@@ -88,6 +88,12 @@ class ScriptState {
   engine::Diagnostics call(engine::Operation op, const std::string& type_name,
                            engine::ResourceData& d);
 
+  // Runs the list resource of `type_name` (schema `resource` as served): its list(request, emit,
+  // client) with the list block's `config`, handing each object the script emits to `emit`
+  // (where a listed object's import and read run on this state).
+  engine::Diagnostics list(const std::string& type_name, const engine::Schema& resource,
+                           const engine::Value& config, const engine::ListOptions& options,
+                           const engine::ListEmit& emit);
   // Runs the provider-defined function `name`'s run(...) on `arguments`, converting what it
   // returns to the `declared` return type. A failure's text names the script and line;
   // tf.fail's `argument` says which argument is at fault.
@@ -121,6 +127,7 @@ class ScriptState {
   std::map<std::string, Definition> resources_;
   std::map<std::string, Definition> data_sources_;
   std::map<std::string, Definition> ephemeral_;
+  std::map<std::string, Definition> lists_;
   std::map<std::string, Definition> functions_;
   int client_ref_ = LUA_NOREF;
 };

@@ -115,6 +115,16 @@ engine::ReadDataRequest read_data_request(const Req& req) {
 }
 
 template <class Req>
+engine::ListRequest list_request(const Req& req) {
+  engine::ListRequest out;
+  out.type_name = req.type_name();
+  out.config = dynamic_value(req.config());
+  out.include_resource_object = req.include_resource_object();
+  out.limit = req.limit();
+  return out;
+}
+
+template <class Req>
 engine::GenerateConfigRequest generate_config_request(const Req& req) {
   engine::GenerateConfigRequest out;
   out.type_name = req.type_name();

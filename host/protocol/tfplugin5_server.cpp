@@ -2,6 +2,7 @@
 #include "host/protocol/tfplugin5_server.h"
 
 #include "host/protocol/fromproto.h"
+#include "host/protocol/list_stream.h"
 #include "host/protocol/rpc_guard.h"
 #include "host/protocol/toproto.h"
 #include "host/protocol/unsupported.h"
@@ -183,15 +184,18 @@ Status Tfplugin5Server::CloseEphemeralResource(Ctx*, const p5::CloseEphemeralRes
   });
 }
 
-Status Tfplugin5Server::ListResource(Ctx*, const p5::ListResource::Request*,
+Status Tfplugin5Server::ListResource(Ctx* ctx, const p5::ListResource::Request* req,
                                      grpc::ServerWriter<p5::ListResource::Event>* writer) {
-  return list_not_supported(writer);
+  return serve_list(service_, ctx, fromproto::list_request(*req), writer);
 }
 
-Status Tfplugin5Server::ValidateListResourceConfig(Ctx*,
-                                                   const p5::ValidateListResourceConfig::Request*,
-                                                   p5::ValidateListResourceConfig::Response* resp) {
-  return not_supported("list resources", resp);
+Status Tfplugin5Server::ValidateListResourceConfig(
+    Ctx*, const p5::ValidateListResourceConfig::Request* req,
+    p5::ValidateListResourceConfig::Response* resp) {
+  return guarded("ValidateListResourceConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_list_resource_config(fromproto::validate_request(*req)),
+                         resp);
+  });
 }
 
 Status Tfplugin5Server::GetFunctions(Ctx*, const p5::GetFunctions::Request*,

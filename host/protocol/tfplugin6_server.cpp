@@ -2,6 +2,7 @@
 #include "host/protocol/tfplugin6_server.h"
 
 #include "host/protocol/fromproto.h"
+#include "host/protocol/list_stream.h"
 #include "host/protocol/rpc_guard.h"
 #include "host/protocol/toproto.h"
 #include "host/protocol/unsupported.h"
@@ -180,15 +181,18 @@ Status Tfplugin6Server::CloseEphemeralResource(Ctx*, const p6::CloseEphemeralRes
   });
 }
 
-Status Tfplugin6Server::ListResource(Ctx*, const p6::ListResource::Request*,
+Status Tfplugin6Server::ListResource(Ctx* ctx, const p6::ListResource::Request* req,
                                      grpc::ServerWriter<p6::ListResource::Event>* writer) {
-  return list_not_supported(writer);
+  return serve_list(service_, ctx, fromproto::list_request(*req), writer);
 }
 
-Status Tfplugin6Server::ValidateListResourceConfig(Ctx*,
-                                                   const p6::ValidateListResourceConfig::Request*,
-                                                   p6::ValidateListResourceConfig::Response* resp) {
-  return not_supported("list resources", resp);
+Status Tfplugin6Server::ValidateListResourceConfig(
+    Ctx*, const p6::ValidateListResourceConfig::Request* req,
+    p6::ValidateListResourceConfig::Response* resp) {
+  return guarded("ValidateListResourceConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_list_resource_config(fromproto::validate_request(*req)),
+                         resp);
+  });
 }
 
 Status Tfplugin6Server::GetFunctions(Ctx*, const p6::GetFunctions::Request*,

@@ -198,6 +198,8 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
     for (const auto& [name, s] : r.schema->data_sources) schema(s, &data_sources[name]);
     auto& ephemeral = *out->mutable_ephemeral_resource_schemas();
     for (const auto& [name, s] : r.schema->ephemeral_resources) schema(s, &ephemeral[name]);
+    auto& lists = *out->mutable_list_resource_schemas();
+    for (const auto& [name, s] : r.schema->list_resources) schema(s, &lists[name]);
     functions(r.schema->functions, out->mutable_functions());
   } else {
     // Without this the CLI reports "missing provider schema" instead of our diagnostics.
@@ -237,7 +239,17 @@ void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
     out->add_ephemeral_resources()->set_type_name(name);
   }
   for (const auto& name : r.functions) out->add_functions()->set_name(name);
+  for (const auto& name : r.list_resources) out->add_list_resources()->set_type_name(name);
   diagnostics(r.diagnostics, out);
+}
+
+// A ListResource event: its diagnostics field is singular in name.
+template <class Event>
+void list_event(const engine::ListEvent& e, Event* out) {
+  identity(e.identity, [out] { return out->mutable_identity(); });
+  out->set_display_name(e.display_name);
+  if (!e.resource_object.empty()) dynamic_value(e.resource_object, out->mutable_resource_object());
+  for (const auto& d : e.diagnostics.items()) diagnostic(d, out->add_diagnostic());
 }
 
 template <class Resp>

@@ -1,5 +1,5 @@
-// Answers for the parts of the protocol luaform providers cannot have: ephemeral resources,
-// list resources, actions, state stores, resource identities, cross-type moves.
+// Answers for the parts of the protocol luaform providers cannot have yet: actions and state
+// stores.
 // The CLI only asks about such things when the schema lists them, which ours never does, so
 // these answer a confused client with a clear error rather than a gRPC Unimplemented.
 #pragma once
@@ -24,19 +24,6 @@ inline engine::Diagnostics not_supported_diagnostics(const std::string& feature)
 template <class Resp>
 grpc::Status not_supported(const std::string& feature, Resp* resp) {
   toproto::diagnostics(not_supported_diagnostics(feature), resp);
-  return grpc::Status::OK;
-}
-
-// ListResource streams events whose diagnostics field is singular in name.
-template <class Event>
-grpc::Status list_not_supported(grpc::ServerWriter<Event>* writer) {
-  Event event;
-  // Named, so the diagnostics outlive the loop over them.
-  const engine::Diagnostics diags = not_supported_diagnostics("list resources");
-  for (const auto& d : diags.items()) {
-    toproto::diagnostic(d, event.add_diagnostic());
-  }
-  writer->Write(event);
   return grpc::Status::OK;
 }
 

@@ -31,4 +31,9 @@ function fs.mkdir(path, mode) end
 ---@param path string
 function fs.rmdir(path) end
 
+--- The names in a directory (without `.` and `..`), sorted.
+---@param path string
+---@return string[]
+function fs.list(path) end
+
 return fs

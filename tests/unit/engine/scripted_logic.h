@@ -118,6 +118,13 @@ struct ScriptedLogic : ProviderLogic {
     if (it == functions.end()) return {Value(), FunctionFailure{"no such function", {}}};
     return it->second(arguments);
   }
+  // The list resources' listing, when a test sets one; the calls it makes through `run` land
+  // in `callbacks` like any other.
+  std::function<Diagnostics(const Value&, const ListOptions&, const ListEmit&)> lister;
+  Diagnostics list(const std::string&, const Schema&, const Value& config,
+                   const ListOptions& options, const ListEmit& emit) override {
+    return lister ? lister(config, options, emit) : Diagnostics{};
+  }
   void stop() override {}
 };
 
