@@ -28,6 +28,7 @@ constexpr ScriptKind kScriptKinds[] = {
     {"ephemeral_", &lua::ScriptSet::ephemeral_resources, true},
     {"function_", &lua::ScriptSet::functions, false},
     {"list_", &lua::ScriptSet::list_resources, true},
+    {"action_", &lua::ScriptSet::actions, true},
 };
 constexpr std::string_view kLuaSuffix = ".lua";
 

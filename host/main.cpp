@@ -55,6 +55,9 @@ void print_scripts(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
   for (const auto& [name, path] : scripts.list_resources) {
     out << "list:         " << name << "  (" << path.filename().string() << ")\n";
   }
+  for (const auto& [name, path] : scripts.actions) {
+    out << "action:       " << name << "  (" << path.filename().string() << ")\n";
+  }
 }
 
 void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {

@@ -865,6 +865,13 @@ function M.list_resource(definition)
   return tagged
 end
 
+-- tf.action { schema = { ... }, invoke = function(config, progress, client) ... end,
+-- plan = function(config, client) ... end }: an operation `action "NAME_X"` blocks run.
+function M.action(definition)
+  local tagged = define("action", definition, { invoke = true, plan = false }, {})
+  return tagged
+end
+
 function M.data_source(definition)
   local problem = type(definition) == "table"
     and timeouts_problem("tf.data_source", definition.timeouts)

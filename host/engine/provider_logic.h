@@ -36,8 +36,9 @@ enum class Operation {
 };
 
 // Whose schema an attribute belongs to. A list resource's schema is the configuration of a
-// `list` block (its filters), named after the resource type it lists.
-enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource, ListResource };
+// `list` block (its filters), named after the resource type it lists; an action's is the
+// configuration of an `action` block.
+enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource, ListResource, Action };
 
 const char* operation_name(Operation op);
 
@@ -96,6 +97,9 @@ struct ListOptions {
   int64_t limit = 0;
   bool include_resource = false;
 };
+
+// Reports an invoked action's progress to the CLI as it goes ("copying 3 of 10 files").
+using ActionProgress = std::function<void(const std::string&)>;
 
 class ProviderLogic {
  public:
@@ -164,6 +168,12 @@ class ProviderLogic {
   virtual Diagnostics list(const std::string& resource_type, const Schema& resource,
                            const Value& config, const ListOptions& options,
                            const ListEmit& emit) = 0;
+  // The action's plan-time check of its wholly known configuration: warnings, or an error that
+  // fails the plan. A logic without one has nothing to say.
+  virtual Diagnostics plan_action(const std::string& action_type, const Value& config) = 0;
+  // Runs the action with its configuration (wholly known), reporting progress as it goes.
+  virtual Diagnostics invoke_action(const std::string& action_type, const Value& config,
+                                    const ActionProgress& progress) = 0;
   // Asks running calls to stop as soon as they can (StopProvider).
   virtual void stop() = 0;
 };

@@ -68,6 +68,7 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
               name + " with an identity.");
     }
   }
+  for (const auto& [name, schema] : declared.actions) check(schema.block, "action " + name);
   for (const auto& [name, schema] : declared.ephemeral_resources) {
     check(schema.block, "ephemeral resource " + name);
   }
@@ -92,6 +93,7 @@ GetMetadataResponse ProviderService::get_metadata() const {
   }
   for (const auto& [name, _] : schema_.functions) resp.functions.push_back(name);
   for (const auto& [name, _] : schema_.list_resources) resp.list_resources.push_back(name);
+  for (const auto& [name, _] : schema_.actions) resp.actions.push_back(name);
   resp.diagnostics.append(schema_diagnostics_);
   return resp;
 }
@@ -183,6 +185,10 @@ Diagnostics ProviderService::validate_ephemeral_resource_config(const ValidateRe
 
 Diagnostics ProviderService::validate_list_resource_config(const ValidateRequest& req) const {
   return validate_typed(SchemaOwner::ListResource, schema_.list_resources, "list resource", req);
+}
+
+Diagnostics ProviderService::validate_action_config(const ValidateRequest& req) const {
+  return validate_typed(SchemaOwner::Action, schema_.actions, "action", req);
 }
 
 Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {

@@ -46,6 +46,7 @@ struct GetMetadataResponse {
   std::vector<std::string> ephemeral_resources;
   std::vector<std::string> functions;
   std::vector<std::string> list_resources;
+  std::vector<std::string> actions;
   Diagnostics diagnostics;
 };
 
@@ -218,6 +219,20 @@ struct ListEvent {
 // Sends an event to the CLI; false when the CLI stopped reading.
 using ListSink = std::function<bool(const ListEvent&)>;
 
+// PlanAction and InvokeAction: an action block's configuration.
+struct ActionRequest {
+  std::string type_name;
+  DynamicValue config;
+};
+// What an invoked action reports while it runs: a progress message, or (last, exactly once)
+// that it completed, with its diagnostics.
+struct ActionEvent {
+  std::string progress;
+  bool completed = false;
+  Diagnostics diagnostics;
+};
+using ActionSink = std::function<void(const ActionEvent&)>;
+
 struct GetIdentitySchemasResponse {
   std::map<std::string, const ResourceIdentity*> identities;  // resources declaring one
   Diagnostics diagnostics;
@@ -257,6 +272,9 @@ class ProviderService {
   GenerateConfigResponse generate_resource_config(const GenerateConfigRequest& req) const;
   Diagnostics validate_list_resource_config(const ValidateRequest& req) const;
   void list_resource(const ListRequest& req, const ListSink& sink) const;
+  Diagnostics validate_action_config(const ValidateRequest& req) const;
+  Diagnostics plan_action(const ActionRequest& req) const;
+  void invoke_action(const ActionRequest& req, const ActionSink& sink) const;
   GetIdentitySchemasResponse get_resource_identity_schemas() const;
   UpgradeIdentityResponse upgrade_resource_identity(const UpgradeIdentityRequest& req) const;
   Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;

@@ -177,6 +177,9 @@ struct ProviderSchema {
   // The configurations of `list` blocks (Terraform 1.14's `terraform query`), keyed by the
   // managed resource type each lists; that type must have an identity.
   std::map<std::string, Schema> list_resources;
+  // The configurations of `action` blocks (Terraform 1.14): operations a configuration invokes
+  // (`-invoke`, or a resource's action_trigger) that change nothing in state.
+  std::map<std::string, Schema> actions;
   // Types whose definitions did not load, with why. Each stands in its map above with an empty
   // schema, so that the CLI accepts the provider and reaches validation, where a configuration
   // that uses one gets an error saying why; every other type works.

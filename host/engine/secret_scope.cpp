@@ -87,6 +87,10 @@ Diagnostics SecretScope::hide(const Diagnostics& diags) const {
   return redact(diags, secrets());
 }
 
+std::string SecretScope::hide_text(std::string text) const {
+  return redact(std::move(text), secrets());
+}
+
 std::vector<std::string> secrets_in_scope() {
   return current_scope != nullptr ? current_scope->secrets() : std::vector<std::string>{};
 }

@@ -33,6 +33,8 @@ class SecretScope {
   std::vector<std::string> secrets() const;
   // `diags` with every secret in scope hidden.
   Diagnostics hide(const Diagnostics& diags) const;
+  // The same for a text the CLI shows (an action's progress message).
+  std::string hide_text(std::string text) const;
 
  private:
   SecretScope* outer_;

@@ -28,7 +28,7 @@ ScriptSet without(ScriptSet scripts, const std::set<std::filesystem::path>& fail
     scripts.provider_script.reset();
   }
   for (auto* kind : {&scripts.resources, &scripts.data_sources, &scripts.ephemeral_resources,
-                     &scripts.functions, &scripts.list_resources}) {
+                     &scripts.functions, &scripts.list_resources, &scripts.actions}) {
     std::erase_if(*kind, [&](const auto& entry) { return failed.contains(entry.second); });
   }
   return scripts;
@@ -187,6 +187,21 @@ class LuaProvider : public engine::ProviderLogic {
     Diagnostics configured = ensure_configured(*state);
     if (configured.has_errors()) return configured;
     return state->list(type_name, resource, config, options, emit);
+  }
+
+  // Actions run after ConfigureProvider, with the client.
+  Diagnostics plan_action(const std::string& type_name, const engine::Value& config) override {
+    auto state = pool_->borrow();
+    Diagnostics configured = ensure_configured(*state);
+    if (configured.has_errors()) return configured;
+    return state->plan_action(type_name, config);
+  }
+  Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
+                            const engine::ActionProgress& progress) override {
+    auto state = pool_->borrow();
+    Diagnostics configured = ensure_configured(*state);
+    if (configured.has_errors()) return configured;
+    return state->invoke_action(type_name, config, progress);
   }
 
   // Functions run on any state, configured or not: the CLI calls them without configuring.

@@ -21,6 +21,7 @@ struct ScriptSet {
   std::map<std::string, std::filesystem::path> functions;  // "parse_arn" -> function_parse_arn.lua
   std::map<std::string, std::filesystem::path>
       list_resources;  // "example_server" -> list_server.lua (lists resource example_server)
+  std::map<std::string, std::filesystem::path> actions;  // "example_reboot" -> action_reboot.lua
   // A lua-sdk/ directory next to the scripts overrides the SDK embedded in the binary.
   std::optional<std::filesystem::path> sdk_directory;
 };

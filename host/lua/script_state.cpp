@@ -31,7 +31,7 @@ std::string describe_returned(lua_State* L, int index) {
     std::string kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
     if (kind == "provider" || kind == "resource" || kind == "data_source" || kind == "ephemeral" ||
-        kind == "function" || kind == "list_resource") {
+        kind == "function" || kind == "list_resource" || kind == "action") {
       return constructor_of(kind);
     }
     return "a plain table";
@@ -65,6 +65,8 @@ const char* owner_name(engine::SchemaOwner owner) {
       return "ephemeral resource";
     case engine::SchemaOwner::ListResource:
       return "list resource";
+    case engine::SchemaOwner::Action:
+      return "action";
   }
   return "definition";
 }
@@ -216,6 +218,7 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* 
   for (const auto& [type_name, file] : scripts.list_resources) {
     load(file, "list_resource", type_name, report);
   }
+  for (const auto& [type_name, file] : scripts.actions) load(file, "action", type_name, report);
   limits_.deadline.reset();
 }
 
@@ -286,6 +289,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
         if (expected == "data_source") report->schema.data_sources[type_name] = {};
         if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
         if (expected == "list_resource") report->schema.list_resources[type_name] = {};
+        if (expected == "action") report->schema.actions[type_name] = {};
         report->schema.left_out[type_name] = why;
       }
       report->failed.insert(file);
@@ -314,6 +318,9 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   } else if (kind_name == "list_resource") {
     lists_.emplace(type_name, *loaded);
     if (report) report->schema.list_resources[type_name] = std::move(schema);
+  } else if (kind_name == "action") {
+    actions_.emplace(type_name, *loaded);
+    if (report) report->schema.actions[type_name] = std::move(schema);
   } else {
     functions_.emplace(type_name, *loaded);
     if (report) report->schema.functions[type_name] = std::move(function);
@@ -490,6 +497,56 @@ engine::Diagnostics ScriptState::list(const std::string& type_name, const engine
   return diags;
 }
 
+namespace {
+
+// progress(message) in an action's invoke: shows the message in the CLI as the action goes.
+int action_progress(lua_State* L) {
+  const auto* progress =
+      static_cast<const engine::ActionProgress*>(lua_touserdata(L, lua_upvalueindex(1)));
+  (*progress)(luaL_checkstring(L, 1));
+  return 0;
+}
+
+}  // namespace
+
+engine::Diagnostics ScriptState::plan_action(const std::string& type_name,
+                                             const engine::Value& config) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Action, type_name);
+  engine::Diagnostics diags;
+  if (definition == nullptr) return diags;
+  const CallScope scope(call_context_, type_name);
+  const auto error = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
+    push_value(S, config);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+    lua_call(S, 2, 0);
+  });
+  return scope.report(error, {type_name + ": plan failed", definition->display});
+}
+
+engine::Diagnostics ScriptState::invoke_action(const std::string& type_name,
+                                               const engine::Value& config,
+                                               const engine::ActionProgress& progress) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Action, type_name);
+  engine::Diagnostics diags;
+  if (definition == nullptr) {
+    diags.error(type_name + ": invoke failed", "no script defines action " + type_name);
+    return diags;
+  }
+  const CallScope scope(call_context_, type_name);
+  const auto error = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    lua_getfield(S, -1, "invoke");
+    push_value(S, config);
+    lua_pushlightuserdata(S, const_cast<engine::ActionProgress*>(&progress));
+    lua_pushcclosure(S, guarded<action_progress>, 1);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+    lua_call(S, 3, 0);
+  });
+  return scope.report(error, {type_name + ": invoke failed", definition->display});
+}
+
 engine::FunctionOutcome ScriptState::call_function(const std::string& name,
                                                    const std::vector<engine::Value>& arguments,
                                                    const engine::Function& declared) {
@@ -539,6 +596,7 @@ const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner ow
   const auto& definitions = owner == engine::SchemaOwner::Resource       ? resources_
                             : owner == engine::SchemaOwner::DataSource   ? data_sources_
                             : owner == engine::SchemaOwner::ListResource ? lists_
+                            : owner == engine::SchemaOwner::Action       ? actions_
                                                                          : ephemeral_;
   auto it = definitions.find(type_name);
   return it == definitions.end() ? nullptr : &it->second;

@@ -94,6 +94,11 @@ class ScriptState {
   engine::Diagnostics list(const std::string& type_name, const engine::Schema& resource,
                            const engine::Value& config, const engine::ListOptions& options,
                            const engine::ListEmit& emit);
+  // An action's plan(config, client), when it declares one, and its invoke(config, progress,
+  // client), where progress(message) reports how it is going.
+  engine::Diagnostics plan_action(const std::string& type_name, const engine::Value& config);
+  engine::Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
+                                    const engine::ActionProgress& progress);
   // Runs the provider-defined function `name`'s run(...) on `arguments`, converting what it
   // returns to the `declared` return type. A failure's text names the script and line;
   // tf.fail's `argument` says which argument is at fault.
@@ -128,6 +133,7 @@ class ScriptState {
   std::map<std::string, Definition> data_sources_;
   std::map<std::string, Definition> ephemeral_;
   std::map<std::string, Definition> lists_;
+  std::map<std::string, Definition> actions_;
   std::map<std::string, Definition> functions_;
   int client_ref_ = LUA_NOREF;
 };

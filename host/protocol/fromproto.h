@@ -115,6 +115,14 @@ engine::ReadDataRequest read_data_request(const Req& req) {
 }
 
 template <class Req>
+engine::ActionRequest action_request(const Req& req) {
+  engine::ActionRequest out;
+  out.type_name = req.action_type();
+  out.config = dynamic_value(req.config());
+  return out;
+}
+
+template <class Req>
 engine::ListRequest list_request(const Req& req) {
   engine::ListRequest out;
   out.type_name = req.type_name();

@@ -1,11 +1,11 @@
 // Each handler is one line of meaning: convert the request, call the engine, convert back.
 #include "host/protocol/tfplugin5_server.h"
 
+#include "host/protocol/action_stream.h"
 #include "host/protocol/fromproto.h"
 #include "host/protocol/list_stream.h"
 #include "host/protocol/rpc_guard.h"
 #include "host/protocol/toproto.h"
-#include "host/protocol/unsupported.h"
 
 namespace luaform::protocol {
 
@@ -212,19 +212,23 @@ Status Tfplugin5Server::CallFunction(Ctx*, const p5::CallFunction::Request* req,
   });
 }
 
-Status Tfplugin5Server::PlanAction(Ctx*, const p5::PlanAction::Request*,
+Status Tfplugin5Server::PlanAction(Ctx*, const p5::PlanAction::Request* req,
                                    p5::PlanAction::Response* resp) {
-  return not_supported("actions", resp);
+  return guarded("PlanAction", resp, [&] {
+    toproto::diagnostics(service_->plan_action(fromproto::action_request(*req)), resp);
+  });
 }
 
-Status Tfplugin5Server::InvokeAction(Ctx*, const p5::InvokeAction::Request*,
+Status Tfplugin5Server::InvokeAction(Ctx* ctx, const p5::InvokeAction::Request* req,
                                      grpc::ServerWriter<p5::InvokeAction::Event>* writer) {
-  return action_not_supported(writer);
+  return serve_action(service_, ctx, fromproto::action_request(*req), writer);
 }
 
-Status Tfplugin5Server::ValidateActionConfig(Ctx*, const p5::ValidateActionConfig::Request*,
+Status Tfplugin5Server::ValidateActionConfig(Ctx*, const p5::ValidateActionConfig::Request* req,
                                              p5::ValidateActionConfig::Response* resp) {
-  return not_supported("actions", resp);
+  return guarded("ValidateActionConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_action_config(fromproto::validate_request(*req)), resp);
+  });
 }
 
 Status Tfplugin5Server::Stop(Ctx*, const p5::Stop::Request*, p5::Stop::Response* resp) {

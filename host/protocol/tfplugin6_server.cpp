@@ -1,6 +1,7 @@
 // Each handler is one line of meaning: convert the request, call the engine, convert back.
 #include "host/protocol/tfplugin6_server.h"
 
+#include "host/protocol/action_stream.h"
 #include "host/protocol/fromproto.h"
 #include "host/protocol/list_stream.h"
 #include "host/protocol/rpc_guard.h"
@@ -257,19 +258,23 @@ Status Tfplugin6Server::DeleteState(Ctx*, const p6::DeleteState::Request*,
   return not_supported("state stores", resp);
 }
 
-Status Tfplugin6Server::PlanAction(Ctx*, const p6::PlanAction::Request*,
+Status Tfplugin6Server::PlanAction(Ctx*, const p6::PlanAction::Request* req,
                                    p6::PlanAction::Response* resp) {
-  return not_supported("actions", resp);
+  return guarded("PlanAction", resp, [&] {
+    toproto::diagnostics(service_->plan_action(fromproto::action_request(*req)), resp);
+  });
 }
 
-Status Tfplugin6Server::InvokeAction(Ctx*, const p6::InvokeAction::Request*,
+Status Tfplugin6Server::InvokeAction(Ctx* ctx, const p6::InvokeAction::Request* req,
                                      grpc::ServerWriter<p6::InvokeAction::Event>* writer) {
-  return action_not_supported(writer);
+  return serve_action(service_, ctx, fromproto::action_request(*req), writer);
 }
 
-Status Tfplugin6Server::ValidateActionConfig(Ctx*, const p6::ValidateActionConfig::Request*,
+Status Tfplugin6Server::ValidateActionConfig(Ctx*, const p6::ValidateActionConfig::Request* req,
                                              p6::ValidateActionConfig::Response* resp) {
-  return not_supported("actions", resp);
+  return guarded("ValidateActionConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_action_config(fromproto::validate_request(*req)), resp);
+  });
 }
 
 Status Tfplugin6Server::StopProvider(Ctx*, const p6::StopProvider::Request*,

@@ -200,6 +200,9 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
     for (const auto& [name, s] : r.schema->ephemeral_resources) schema(s, &ephemeral[name]);
     auto& lists = *out->mutable_list_resource_schemas();
     for (const auto& [name, s] : r.schema->list_resources) schema(s, &lists[name]);
+    // An ActionSchema wraps the schema; the CLI reads its block, so it is always set.
+    auto& actions = *out->mutable_action_schemas();
+    for (const auto& [name, s] : r.schema->actions) schema(s, actions[name].mutable_schema());
     functions(r.schema->functions, out->mutable_functions());
   } else {
     // Without this the CLI reports "missing provider schema" instead of our diagnostics.
@@ -240,7 +243,18 @@ void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
   }
   for (const auto& name : r.functions) out->add_functions()->set_name(name);
   for (const auto& name : r.list_resources) out->add_list_resources()->set_type_name(name);
+  for (const auto& name : r.actions) out->add_actions()->set_type_name(name);
   diagnostics(r.diagnostics, out);
+}
+
+// An InvokeAction event: a progress message, or the completion with its diagnostics.
+template <class Event>
+void action_event(const engine::ActionEvent& e, Event* out) {
+  if (e.completed) {
+    diagnostics(e.diagnostics, out->mutable_completed());
+  } else {
+    out->mutable_progress()->set_message(e.progress);
+  }
 }
 
 // A ListResource event: its diagnostics field is singular in name.

@@ -1,5 +1,4 @@
-// Answers for the parts of the protocol luaform providers cannot have yet: actions and state
-// stores.
+// Answers for the part of the protocol luaform providers cannot have yet: state stores.
 // The CLI only asks about such things when the schema lists them, which ours never does, so
 // these answer a confused client with a clear error rather than a gRPC Unimplemented.
 #pragma once
@@ -7,7 +6,6 @@
 #include <string>
 
 #include <grpcpp/support/status.h>
-#include <grpcpp/support/sync_stream.h>
 
 #include "host/engine/diagnostics.h"
 #include "host/protocol/toproto.h"
@@ -24,15 +22,6 @@ inline engine::Diagnostics not_supported_diagnostics(const std::string& feature)
 template <class Resp>
 grpc::Status not_supported(const std::string& feature, Resp* resp) {
   toproto::diagnostics(not_supported_diagnostics(feature), resp);
-  return grpc::Status::OK;
-}
-
-// InvokeAction ends with a Completed event carrying the diagnostics.
-template <class Event>
-grpc::Status action_not_supported(grpc::ServerWriter<Event>* writer) {
-  Event event;
-  toproto::diagnostics(not_supported_diagnostics("actions"), event.mutable_completed());
-  writer->Write(event);
   return grpc::Status::OK;
 }
 

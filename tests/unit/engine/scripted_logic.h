@@ -125,6 +125,16 @@ struct ScriptedLogic : ProviderLogic {
                    const ListOptions& options, const ListEmit& emit) override {
     return lister ? lister(config, options, emit) : Diagnostics{};
   }
+  // Actions: the plan-time check and the invoke, when a test sets them.
+  std::function<Diagnostics(const Value&)> action_planner;
+  std::function<Diagnostics(const Value&, const ActionProgress&)> action_runner;
+  Diagnostics plan_action(const std::string&, const Value& config) override {
+    return action_planner ? action_planner(config) : Diagnostics{};
+  }
+  Diagnostics invoke_action(const std::string&, const Value& config,
+                            const ActionProgress& progress) override {
+    return action_runner ? action_runner(config, progress) : Diagnostics{};
+  }
   void stop() override {}
 };
 
