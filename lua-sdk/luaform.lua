@@ -617,7 +617,8 @@ local function define(kind, definition, functions, extra)
   for _, name in ipairs(sorted_keys(functions)) do
     local fn = definition[name]
     if fn == nil and functions[name] then
-      error(string.format("%s: a %s function is required", what, name), CALLER + 1)
+      error(string.format("%s: %s %s function is required", what,
+        name:match("^[aeiou]") and "an" or "a", name), CALLER + 1)
     end
     if fn ~= nil and type(fn) ~= "function" then
       error(string.format("%s: %s must be a function, got %s", what, name, type(fn)), CALLER + 1)

@@ -58,6 +58,12 @@ class ProviderDir {
       if (name.starts_with("data_source_") && name.ends_with(".lua")) {
         set.data_sources[type_of("data_source_")] = entry.path();
       }
+      if (name.starts_with("list_") && name.ends_with(".lua")) {
+        set.list_resources[type_of("list_")] = entry.path();
+      }
+      if (name.starts_with("action_") && name.ends_with(".lua")) {
+        set.actions[type_of("action_")] = entry.path();
+      }
       if (name.starts_with("function_") && name.ends_with(".lua")) {
         set.functions[type_of("function_").substr(5)] = entry.path();  // no "test_" prefix
       }
