@@ -324,6 +324,13 @@ function ResourceData:renew_in(seconds) end
 ---@field renew? fun(d: luaform.ResourceData, client: luaform.Client) extends what open made; sees only private data
 ---@field close? fun(d: luaform.ResourceData, client: luaform.Client) releases what open made; sees only private data
 
+--- What `tf.action { ... }` takes.
+---@class (exact) luaform.ActionDefinition : { description?: any, schema?: any, plan?: any, invoke?: any, [string]: nil }
+---@field description? luaform.Description
+---@field schema? luaform.Schema the `config { }` of an `action` block
+---@field plan? fun(config: table<string, any>, client: luaform.Client) checks the configuration when a plan includes the action; an error fails the plan
+---@field invoke fun(config: table<string, any>, progress: fun(message: string), client: luaform.Client) runs the action; `progress` shows a message in the CLI
+
 --- A parameter of a provider-defined function.
 ---@class (exact) luaform.FunctionParameter : { name?: any, type?: any, description?: any, allow_null?: any, allow_unknown?: any, [string]: nil }
 ---@field name string lowercase letters, digits and `_`
@@ -476,6 +483,12 @@ function tf.ephemeral(definition) end
 ---@param definition luaform.FunctionDefinition
 ---@return luaform.Definition
 function tf.func(definition) end
+
+--- An action (`action_X.lua`): an operation `terraform apply -invoke` or a resource's
+--- action_trigger runs, which changes nothing in state.
+---@param definition luaform.ActionDefinition
+---@return luaform.Definition
+function tf.action(definition) end
 
 --- Ends the operation with an error diagnostic (at an attribute with `path`, at a function's
 --- argument with `argument`).
