@@ -70,7 +70,8 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
         const Type identity_type = schema->identity->implied_type();
         const Type type = schema->block.implied_type();
         int64_t sent = 0;
-        const ListEmit emit = [&](ListedObject listed, const ListedCall& run) {
+        // One emitted element: its event (or a warning), true while more are wanted.
+        const auto emit_one = [&](ListedObject listed, const ListedCall& run) {
           if (!listed.diagnostics.empty()) {
             ListEvent warned;
             for (const auto& d : listed.diagnostics.items()) {
@@ -90,17 +91,30 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
                                          : object_by_identity(*schema, req.type_name,
                                                               listed.identity, run, problems);
             if (problems.has_errors() || object.is_null()) {
-              const std::string why =
-                  problems.has_errors()
-                      ? problems.items().front().summary + ": " + problems.items().front().detail
-                      : "reading it found nothing";
+              std::string why = "reading it found nothing";
+              for (const auto& d : problems.items()) {
+                if (d.severity == Severity::Error) {
+                  why = d.summary + ": " + d.detail;
+                  break;
+                }
+              }
               return send(left_out(req.type_name, listed, why));
             }
             secrets.add(schema->block, object);
             event.resource_object = detail::encode_dynamic(object, type);
+            // What the import and read warned about goes with the object they gave.
+            event.diagnostics = std::move(problems);
           }
           if (!send(std::move(event))) return false;
           return ++sent < req.limit;
+        };
+        // Once emit has said no more, a logic that goes on emitting is not heard: the CLI has
+        // stopped reading, or counts nothing past its limit.
+        bool done = false;
+        const ListEmit emit = [&](ListedObject listed, const ListedCall& run) {
+          if (done) return false;
+          done = !emit_one(std::move(listed), run);
+          return !done;
         };
         try {
           diags.append(logic_->list(req.type_name, *schema, config,

@@ -290,7 +290,8 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
         if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
         if (expected == "list_resource") report->schema.list_resources[type_name] = {};
         if (expected == "action") report->schema.actions[type_name] = {};
-        report->schema.left_out[type_name] = why;
+        report->schema.left_out[expected == "list_resource" ? "list " + type_name : type_name] =
+            why;
       }
       report->failed.insert(file);
     }

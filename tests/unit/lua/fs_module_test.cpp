@@ -1,4 +1,5 @@
-// tf.fs: modes, directories and stat, on a scratch directory; every failure names the path.
+// tf.fs: modes, directories, listings and stat, on a scratch directory; every failure names the
+// path.
 #include "host/lua/fs_module.h"
 
 #include <doctest/doctest.h>
@@ -78,5 +79,25 @@ TEST_CASE("rmdir removes an empty directory and names the one it cannot remove")
   CHECK_FALSE(std::filesystem::exists(scratch.path() / "empty"));
   CHECK(evaluate("tf.fs.rmdir(" + quoted(scratch, "full") + ")")
             .find("rmdir " + (scratch.path() / "full").string() + ": Directory not empty") !=
+        std::string::npos);
+}
+
+TEST_CASE("list gives a directory's names sorted, without . and .., and names what it cannot") {
+  ProviderDir scratch;
+  scratch.write("b.txt", "x");
+  scratch.write("a.txt", "x");
+  scratch.write("sub/c.txt", "x");
+  scratch.write(".hidden", "x");
+  CHECK(evaluate("table.concat(tf.fs.list(" + quoted(scratch, "") + "), ',')") ==
+        ".hidden,a.txt,b.txt,sub");
+  // Only the directory's own entries: what is in sub/ is not there.
+  CHECK(evaluate("#tf.fs.list(" + quoted(scratch, "sub") + ")") == "1");
+  std::filesystem::create_directories(scratch.path() / "empty");
+  CHECK(evaluate("#tf.fs.list(" + quoted(scratch, "empty") + ")") == "0");
+  CHECK(evaluate("tf.fs.list(" + quoted(scratch, "missing") + ")")
+            .find("list " + (scratch.path() / "missing").string() +
+                  ": No such file or directory") != std::string::npos);
+  CHECK(evaluate("tf.fs.list(" + quoted(scratch, "a.txt") + ")")
+            .find("list " + (scratch.path() / "a.txt").string() + ": Not a directory") !=
         std::string::npos);
 }
