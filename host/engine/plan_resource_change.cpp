@@ -30,6 +30,19 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     // gets its own when it is created.
     if (schema->identity && !prior.is_null()) resp.planned_identity = req.prior_identity;
 
+    // The provider's configuration is not known yet: the CLI plans this object in a later
+    // run. What it shows meanwhile is the configuration, with the computed values unknown.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      const Value planned =
+          proposed.is_null() ? proposed
+                             : mark_computed_unknown(schema->block,
+                                                     with_defaults(schema->block, proposed, config),
+                                                     prior, config);
+      resp.planned_state = detail::encode_dynamic(without_write_only(schema->block, planned), type);
+      return resp;
+    }
+
     // Destroy (asked only when the plan_destroy capability is advertised): the plan is null;
     // a resource that checks destroys may warn, or refuse with an error.
     if (proposed.is_null()) {

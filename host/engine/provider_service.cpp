@@ -198,6 +198,11 @@ Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
   Value config = detail::decode_dynamic(req.config, schema_.provider.block.implied_type(), diags);
   if (diags.has_errors()) return diags;
   config = with_defaults(schema_.provider.block, config, config);
+  // Values not known yet (they come from resources not created): where the CLI allows
+  // deferrals, the provider stays unconfigured and defers what needs it, rather than running
+  // configure on half a configuration.
+  provider_config_unknown_ = req.deferral_allowed && !config.is_wholly_known();
+  if (provider_config_unknown_) return diags;
   {
     auto secrets = std::make_shared<const std::vector<std::string>>(
         sensitive_texts(schema_.provider.block, config));

@@ -2,6 +2,7 @@
 // messages onto these structs one-to-one; every rule of Terraform's contract lives behind them.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -24,6 +25,10 @@ struct DynamicValue {
   std::string json;
   bool empty() const { return msgpack.empty() && json.empty(); }
 };
+
+// Why the provider answers "not now" (a deferral) instead of a result: the CLI plans the rest
+// and comes back to the object in a later run. Only when the request says the CLI allows it.
+enum class DeferralReason { ResourceConfigUnknown = 1, ProviderConfigUnknown = 2, AbsentPrereq = 3 };
 
 struct ServerCapabilities {
   bool plan_destroy = false;
@@ -61,6 +66,7 @@ struct ValidateRequest {  // provider, resource, data source and ephemeral confi
 struct ConfigureRequest {
   std::string terraform_version;
   DynamicValue config;
+  bool deferral_allowed = false;
 };
 
 struct PlanRequest {
@@ -70,6 +76,7 @@ struct PlanRequest {
   DynamicValue config;
   std::string prior_private;
   DynamicValue prior_identity{};  // none unless the resource has an identity
+  bool deferral_allowed = false;
 };
 struct PlanResponse {
   DynamicValue planned_state;
@@ -77,6 +84,7 @@ struct PlanResponse {
   std::string planned_private;
   DynamicValue planned_identity{};  // none unless the resource has an identity
   Diagnostics diagnostics;
+  std::optional<DeferralReason> deferred{};
 };
 
 struct ApplyRequest {
@@ -99,21 +107,25 @@ struct ReadRequest {
   DynamicValue current_state;
   std::string private_data;
   DynamicValue current_identity{};  // none unless the resource has an identity
+  bool deferral_allowed = false;
 };
 struct ReadResponse {
   DynamicValue new_state;
   std::string private_data;
   DynamicValue new_identity{};  // none unless the resource has an identity
   Diagnostics diagnostics;
+  std::optional<DeferralReason> deferred{};
 };
 
 struct ReadDataRequest {
   std::string type_name;
   DynamicValue config;
+  bool deferral_allowed = false;
 };
 struct ReadDataResponse {
   DynamicValue state;
   Diagnostics diagnostics;
+  std::optional<DeferralReason> deferred{};
 };
 
 struct UpgradeRequest {
@@ -311,6 +323,11 @@ class ProviderService {
   std::shared_ptr<const std::vector<std::string>> provider_secrets_;
   // What the server can do, as GetMetadata and GetProviderSchema announce it.
   ServerCapabilities capabilities_;
+  // The latest ConfigureProvider held values not known yet, and the CLI allowed deferrals: the
+  // provider was not configured, and the calls that need it are deferred.
+  std::atomic<bool> provider_config_unknown_{false};
+  // Whether a call that allows deferrals is deferred for the provider's configuration.
+  bool defers(bool allowed) const { return allowed && provider_config_unknown_.load(); }
 };
 
 }  // namespace luaform::engine

@@ -17,6 +17,12 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
     Value config = detail::decode_dynamic(req.config, type, diags);
     secrets.add(schema->block, config);
     if (diags.has_errors()) return resp;
+    // Not configured yet: the data source's values stay unknown until a later run reads it.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      resp.state = detail::encode_dynamic(Value::unknown(type), type);
+      return resp;
+    }
     Value planned = with_defaults(schema->block, config, config);
     ResourceData d(*schema, Value::null(type), config, planned);
     diags.append(detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d));

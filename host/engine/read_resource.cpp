@@ -24,6 +24,12 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
       resp.new_state = req.current_state;
       return resp;
     }
+    // Not configured yet: the stored state stands until a later run can refresh it.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      resp.new_state = req.current_state;
+      return resp;
+    }
     ResourceData d(*schema, current, Value::null(type), Value::null(type));
     d.set_private_data(req.private_data);
     d.set_given_identity(current_identity);

@@ -64,11 +64,18 @@ engine::ValidateRequest validate_request(const Req& req) {
   return out;
 }
 
+// The CLI allows deferred answers (an experimental feature of Terraform 1.9 onwards).
+template <class Req>
+bool deferral_allowed(const Req& req) {
+  return req.has_client_capabilities() && req.client_capabilities().deferral_allowed();
+}
+
 template <class Req>
 engine::ConfigureRequest configure_request(const Req& req) {
   engine::ConfigureRequest out;
   out.terraform_version = req.terraform_version();
   out.config = dynamic_value(req.config());
+  out.deferral_allowed = deferral_allowed(req);
   return out;
 }
 
@@ -81,6 +88,7 @@ engine::PlanRequest plan_request(const Req& req) {
   out.config = dynamic_value(req.config());
   out.prior_private = req.prior_private();
   out.prior_identity = dynamic_value(req.prior_identity().identity_data());
+  out.deferral_allowed = deferral_allowed(req);
   return out;
 }
 
@@ -103,6 +111,7 @@ engine::ReadRequest read_request(const Req& req) {
   out.current_state = dynamic_value(req.current_state());
   out.private_data = req.private_();
   out.current_identity = dynamic_value(req.current_identity().identity_data());
+  out.deferral_allowed = deferral_allowed(req);
   return out;
 }
 
@@ -111,6 +120,7 @@ engine::ReadDataRequest read_data_request(const Req& req) {
   engine::ReadDataRequest out;
   out.type_name = req.type_name();
   out.config = dynamic_value(req.config());
+  out.deferral_allowed = deferral_allowed(req);
   return out;
 }
 

@@ -231,6 +231,14 @@ void identity_schema(const engine::ResourceIdentity& identity, ProtoIdentitySche
   }
 }
 
+// A response's `deferred`, set only when the engine deferred the call.
+template <class Resp>
+void deferred(const std::optional<engine::DeferralReason>& reason, Resp* out) {
+  if (!reason) return;
+  using Reason = std::remove_pointer_t<decltype(out->mutable_deferred())>;
+  out->mutable_deferred()->set_reason(static_cast<typename Reason::Reason>(*reason));
+}
+
 // One function per response message.
 
 template <class Resp>
@@ -290,6 +298,7 @@ void plan_response(const engine::PlanResponse& r, Resp* out) {
   identity(r.planned_identity, [out] { return out->mutable_planned_identity(); });
   // legacy_type_system stays false: the CLI must hold our plans to its full consistency rules.
   diagnostics(r.diagnostics, out);
+  deferred(r.deferred, out);
 }
 
 template <class Resp>
@@ -306,12 +315,14 @@ void read_response(const engine::ReadResponse& r, Resp* out) {
   out->set_private_(r.private_data);
   identity(r.new_identity, [out] { return out->mutable_new_identity(); });
   diagnostics(r.diagnostics, out);
+  deferred(r.deferred, out);
 }
 
 template <class Resp>
 void read_data_response(const engine::ReadDataResponse& r, Resp* out) {
   dynamic_value(r.state, out->mutable_state());
   diagnostics(r.diagnostics, out);
+  deferred(r.deferred, out);
 }
 
 template <class Resp>

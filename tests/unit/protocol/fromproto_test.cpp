@@ -67,3 +67,24 @@ TEST_CASE("read requests keep the private data the CLI stored") {
 
 }  // namespace
 }  // namespace luaform::protocol
+
+namespace luaform::protocol {
+
+TEST_CASE("a CLI that allows deferrals says so in each request that can be deferred") {
+  tfplugin6::PlanResourceChange::Request plan;
+  CHECK_FALSE(fromproto::plan_request(plan).deferral_allowed);
+  plan.mutable_client_capabilities()->set_deferral_allowed(true);
+  CHECK(fromproto::plan_request(plan).deferral_allowed);
+
+  tfplugin5::ReadResource::Request read;
+  read.mutable_client_capabilities()->set_deferral_allowed(true);
+  CHECK(fromproto::read_request(read).deferral_allowed);
+  tfplugin6::ReadDataSource::Request data;
+  data.mutable_client_capabilities()->set_deferral_allowed(true);
+  CHECK(fromproto::read_data_request(data).deferral_allowed);
+  tfplugin5::Configure::Request configure;
+  configure.mutable_client_capabilities()->set_deferral_allowed(true);
+  CHECK(fromproto::configure_request(configure).deferral_allowed);
+}
+
+}  // namespace luaform::protocol

@@ -282,5 +282,24 @@ TEST_CASE("a function call answers with its result, or with the error and the ar
   CHECK(resp5.error().function_argument() == 2);
 }
 
+TEST_CASE("a deferred answer carries its reason, and an answer that is not deferred none") {
+  engine::PlanResponse plan;
+  tfplugin6::PlanResourceChange::Response now;
+  toproto::plan_response(plan, &now);
+  CHECK_FALSE(now.has_deferred());
+
+  plan.deferred = engine::DeferralReason::ProviderConfigUnknown;
+  tfplugin5::PlanResourceChange::Response later;
+  toproto::plan_response(plan, &later);
+  REQUIRE(later.has_deferred());
+  CHECK(later.deferred().reason() == tfplugin5::Deferred::PROVIDER_CONFIG_UNKNOWN);
+
+  engine::ReadDataResponse data;
+  data.deferred = engine::DeferralReason::ProviderConfigUnknown;
+  tfplugin6::ReadDataSource::Response read;
+  toproto::read_data_response(data, &read);
+  CHECK(read.deferred().reason() == tfplugin6::Deferred::PROVIDER_CONFIG_UNKNOWN);
+}
+
 }  // namespace
 }  // namespace luaform::protocol

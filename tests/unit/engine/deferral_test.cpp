@@ -1,0 +1,114 @@
+// Deferred answers: where the CLI allows them, a provider whose configuration holds values not
+// known yet is left unconfigured, and the calls that need it answer "not now" (the provider's
+// configuration is unknown) instead of failing; without the CLI's leave nothing changes.
+#include <doctest/doctest.h>
+
+#include "scripted_logic.h"
+
+using namespace luaform::engine;
+using namespace luaform::engine::testing;
+
+namespace {
+
+struct DeferralFixture {
+  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
+  std::unique_ptr<ProviderService> service;
+  Type type;
+  Type data_type;
+  Type provider_type;
+  int calls = 0;
+
+  DeferralFixture() {
+    logic->declared.provider.block.attributes = {
+        attribute("endpoint", Type::string(), false, true, false)};
+    logic->declared.resources["test_file"] = file_schema();
+    Schema data;
+    data.block.attributes = {attribute("name", Type::string(), true, false, false),
+                             attribute("size", Type::number(), false, false, true)};
+    logic->declared.data_sources["test_info"] = data;
+    for (Operation op : {Operation::Read, Operation::ReadData, Operation::Create}) {
+      logic->callbacks[op] = [this](ResourceData&) {
+        ++calls;
+        return Diagnostics{};
+      };
+    }
+    service = std::make_unique<ProviderService>(logic);
+    const auto* schema = service->get_provider_schema().schema;
+    type = schema->resources.at("test_file").block.implied_type();
+    data_type = schema->data_sources.at("test_info").block.implied_type();
+    provider_type = schema->provider.block.implied_type();
+  }
+  Diagnostics configure(Value endpoint, bool allowed) {
+    return service->configure_provider(ConfigureRequest{
+        "1.15.0", wire(Value::object(provider_type, {{"endpoint", endpoint}})), allowed});
+  }
+  Value file(const std::string& path) const {
+    return Value::object(type, {{"path", Value::string(path)}});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an unknown provider configuration is not configured when the CLI allows deferrals") {
+  DeferralFixture f;
+  CHECK(f.configure(Value::unknown(Type::string()), true).empty());
+  CHECK(f.logic->configured_with.is_null());  // configure never ran on half a configuration
+
+  // Without the CLI's leave, configure runs as always, with the unknown value.
+  DeferralFixture g;
+  CHECK(g.configure(Value::unknown(Type::string()), false).empty());
+  CHECK(g.logic->configured_with.get_attribute("endpoint").is_unknown());
+}
+
+TEST_CASE("a plan is deferred for the provider's configuration, with computed values unknown") {
+  DeferralFixture f;
+  f.configure(Value::unknown(Type::string()), true);
+  const Value config = f.file("/a");
+  PlanRequest req{"test_file", wire(Value::null(f.type)), wire(config), wire(config), {}};
+  req.deferral_allowed = true;
+  const PlanResponse resp = f.service->plan_resource_change(req);
+  REQUIRE(resp.deferred);
+  CHECK(*resp.deferred == DeferralReason::ProviderConfigUnknown);
+  CHECK_FALSE(resp.diagnostics.has_errors());
+  const Value planned = unwire(resp.planned_state, f.type);
+  CHECK(planned.get_attribute("path") == Value::string("/a"));
+  CHECK(planned.get_attribute("content") == Value::string(""));  // the default
+  CHECK(planned.get_attribute("sha").is_unknown());
+  CHECK(planned.get_attribute("id").is_unknown());
+}
+
+TEST_CASE("a refresh is deferred with the stored state, and a data source read with unknowns") {
+  DeferralFixture f;
+  f.configure(Value::unknown(Type::string()), true);
+  const Value stored = f.file("/a").with_attribute("id", Value::string("/a"));
+  ReadRequest read{"test_file", wire(stored), "{}", {}};
+  read.deferral_allowed = true;
+  const ReadResponse refreshed = f.service->read_resource(read);
+  REQUIRE(refreshed.deferred);
+  CHECK(unwire(refreshed.new_state, f.type) == stored);
+
+  ReadDataRequest data{"test_info",
+                       wire(Value::object(f.data_type, {{"name", Value::string("x")}}))};
+  data.deferral_allowed = true;
+  const ReadDataResponse read_data = f.service->read_data_source(data);
+  REQUIRE(read_data.deferred);
+  CHECK(unwire(read_data.state, f.data_type).is_unknown());
+  CHECK(f.calls == 0);
+}
+
+TEST_CASE(
+    "nothing is deferred once the configuration is known, or where the CLI does not allow it") {
+  DeferralFixture f;
+  f.configure(Value::unknown(Type::string()), true);
+  const Value stored = f.file("/a").with_attribute("id", Value::string("/a"));
+  ReadRequest not_allowed{"test_file", wire(stored), "{}", {}};
+  CHECK_FALSE(f.service->read_resource(not_allowed).deferred);
+  CHECK(f.calls == 1);
+
+  f.configure(Value::string("https://api"), true);
+  ReadRequest allowed{"test_file", wire(stored), "{}", {}};
+  allowed.deferral_allowed = true;
+  CHECK_FALSE(f.service->read_resource(allowed).deferred);
+  CHECK(f.calls == 2);
+  CHECK(f.logic->configured_with.get_attribute("endpoint") == Value::string("https://api"));
+}
