@@ -183,7 +183,8 @@ struct ProviderSchema {
   // Types whose definitions did not load, with why. Each stands in its map above with an empty
   // schema, so that the CLI accepts the provider and reaches validation, where a configuration
   // that uses one gets an error saying why; every other type works. Keyed by type name; a list
-  // resource, named as the resource it lists, by "list " and its name.
+  // resource, named as the resource it lists, by "list " and its name, an action by "action "
+  // and its name.
   std::map<std::string, std::string> left_out;
 };
 

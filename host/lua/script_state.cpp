@@ -290,8 +290,10 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
         if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
         if (expected == "list_resource") report->schema.list_resources[type_name] = {};
         if (expected == "action") report->schema.actions[type_name] = {};
-        report->schema.left_out[expected == "list_resource" ? "list " + type_name : type_name] =
-            why;
+        const std::string key = expected == "list_resource" ? "list " + type_name
+                                : expected == "action"      ? "action " + type_name
+                                                            : type_name;
+        report->schema.left_out[key] = why;
       }
       report->failed.insert(file);
     }
