@@ -82,6 +82,13 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
           if (listed.identity.is_null() || !listed.identity.is_wholly_known()) {
             return send(left_out(req.type_name, listed, "it has no identity"));
           }
+          // The CLI imports listed objects by their identities (-generate-config-out).
+          for (const IdentityAttribute& a : schema->identity->attributes) {
+            if (a.required_for_import && listed.identity.get_attribute(a.name).is_null()) {
+              return send(left_out(req.type_name, listed,
+                                   "its identity has no \"" + a.name + "\", which import needs"));
+            }
+          }
           ListEvent event;
           event.identity = detail::encode_dynamic(listed.identity, identity_type);
           event.display_name = listed.display_name;

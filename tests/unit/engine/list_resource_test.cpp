@@ -267,7 +267,7 @@ TEST_CASE("an object the read finds gone, or that cannot be imported, is left ou
   CHECK(f.events[1].diagnostics.items()[0].detail.find("permission denied") != std::string::npos);
 }
 
-TEST_CASE("an element with problems, or without identity, is a warning and the listing goes on") {
+TEST_CASE("an element with problems or no usable identity is a warning, and the rest is listed") {
   ListFixture f;
   std::vector<bool> answers;
   f.logic->lister = [&](const Value&, const ListOptions&, const ListEmit& emit) {
@@ -282,13 +282,17 @@ TEST_CASE("an element with problems, or without identity, is a warning and the l
     ListedObject half;
     half.identity = Value::object(f.identity_type, {{"path", Value::unknown(Type::string())}});
     answers.push_back(emit(std::move(half), {}));
+    ListedObject pathless;
+    pathless.display_name = "pathless";
+    pathless.identity = Value::object(f.identity_type, {{"path", Value::null(Type::string())}});
+    answers.push_back(emit(std::move(pathless), {}));
     answers.push_back(emit(f.listed("/ok"), {}));
     return Diagnostics{};
   };
   f.list(1);
-  CHECK(f.paths() == std::vector<std::string>{"-", "-", "-", "/ok"});
+  CHECK(f.paths() == std::vector<std::string>{"-", "-", "-", "-", "/ok"});
   // Only the object sent counts towards the limit of 1.
-  CHECK(answers == std::vector<bool>{true, true, true, false});
+  CHECK(answers == std::vector<bool>{true, true, true, true, false});
   // The element's own error is sent as a warning: an error would make the CLI drop every result.
   const Diagnostic& unfit = f.events[0].diagnostics.items().at(0);
   CHECK(unfit.severity == Severity::Warning);
@@ -299,6 +303,9 @@ TEST_CASE("an element with problems, or without identity, is a warning and the l
   CHECK(nameless.detail == "\"nameless\": it has no identity");
   CHECK(f.events[2].diagnostics.items().at(0).detail.find("it has no identity") !=
         std::string::npos);
+  // An identity that an import could not use is no better.
+  CHECK(f.events[3].diagnostics.items().at(0).detail ==
+        "\"pathless\": its identity has no \"path\", which import needs");
 }
 
 TEST_CASE("an error from the listing ends the stream with an event carrying it") {
