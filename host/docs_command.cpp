@@ -40,6 +40,11 @@ engine::DocExamples find_examples(const fs::path& examples, const engine::Provid
   for (const auto& [name, _] : schema.functions) {
     read_example(examples / "functions" / name / "function.tf", "functions/" + name, found);
   }
+  // tfplugindocs' name for a list resource's example: a query file.
+  for (const auto& [type_name, _] : schema.list_resources) {
+    read_example(examples / "list-resources" / type_name / "list-resource.tfquery.hcl",
+                 "list-resources/" + type_name, found);
+  }
   return found;
 }
 

@@ -239,6 +239,23 @@ std::string object_page(const std::string& provider, const std::string& type_nam
   return out.str();
 }
 
+// A list resource's page, as tfplugindocs lays out list-resources/: the filters a `list` block's
+// `config` takes, with the example query file.
+std::string list_page(const std::string& provider, const std::string& type_name,
+                      const Schema& schema, const DocExamples& examples) {
+  std::ostringstream out;
+  write_front_matter(out, type_name + " List Resource - " + provider, schema.block.description);
+  out << "# " << type_name << " (List Resource)\n";
+  if (!schema.block.description.empty()) out << "\n" << schema.block.description << "\n";
+  out << "\nLists existing " << type_name
+      << " objects by their identities, for `terraform query` (Terraform 1.14 and later) in a "
+         "`.tfquery.hcl` file; `-generate-config-out` writes a resource and an import block for "
+         "each. The arguments below go in the list block's `config` block.\n";
+  write_example(out, examples, "list-resources/" + type_name);
+  write_schema(out, schema.block);
+  return out.str();
+}
+
 std::string parameter_item(const FunctionParameter& p, bool variadic) {
   std::string line = "- `" + p.name + "` (" + type_label(p.type);
   if (variadic) line += ", Variadic";
@@ -318,6 +335,10 @@ std::map<std::string, std::string> registry_docs(const std::string& provider_nam
   }
   for (const auto& [name, f] : schema.functions) {
     pages["functions/" + name + ".md"] = function_page(provider_name, name, f, examples);
+  }
+  for (const auto& [type_name, s] : schema.list_resources) {
+    pages["list-resources/" + short_name(provider_name, type_name) + ".md"] =
+        list_page(provider_name, type_name, s, examples);
   }
   return pages;
 }

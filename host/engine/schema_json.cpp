@@ -159,6 +159,11 @@ std::string provider_schema_json(const std::string& address, const ProviderSchem
   if (!schema.ephemeral_resources.empty()) {
     provider["ephemeral_resource_schemas"] = schemas_json(schema.ephemeral_resources);
   }
+  // The list block's configuration alone, as jsonprovider writes it (the CLI's own wrapping of
+  // it in a `config` block is taken off again there).
+  if (!schema.list_resources.empty()) {
+    provider["list_resource_schemas"] = schemas_json(schema.list_resources);
+  }
   if (!schema.functions.empty()) {
     json& functions = provider["functions"];
     for (const auto& [name, f] : schema.functions) functions[name] = function_json(f);

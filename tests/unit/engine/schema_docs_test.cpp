@@ -1,4 +1,5 @@
-// Registry-style pages from a schema: layout, sections, nested schemas and function signatures.
+// Registry-style pages from a schema: layout, sections, nested schemas, function signatures and
+// list resources.
 #include "host/engine/schema_docs.h"
 
 #include <doctest/doctest.h>
@@ -122,4 +123,27 @@ TEST_CASE("an importable resource's page says how to import it; the example's co
   CHECK(own.at("resources/server.md")
             .find("```shell\nterraform import cloud_server.web eu-1/web\n```") !=
         std::string::npos);
+}
+
+TEST_CASE("a list resource's page is under list-resources/, with its query example and filters") {
+  ProviderSchema schema = sample();
+  Schema filters;
+  filters.block.description = "Servers by name";
+  Attribute prefix = attribute("prefix", Type::string(), false, true, false);
+  prefix.description = "Start of the names";
+  filters.block.attributes = {prefix};
+  schema.list_resources["cloud_server"] = filters;
+  const auto pages = registry_docs("cloud", schema,
+                                   {{"list-resources/cloud_server",
+                                     "list \"cloud_server\" \"all\" {\n  provider = cloud\n}\n"}});
+  const std::string& page = pages.at("list-resources/server.md");
+  CHECK(page.starts_with("---\npage_title: \"cloud_server List Resource - cloud\"\n"));
+  CHECK(contains(page, "# cloud_server (List Resource)\n\nServers by name\n"));
+  CHECK(contains(page, "`terraform query`"));
+  CHECK(contains(page, "go in the list block's `config` block"));
+  CHECK(contains(page, "## Example Usage\n\n```terraform\nlist \"cloud_server\" \"all\" {\n"));
+  CHECK(contains(page, "### Optional\n\n- `prefix` (String) Start of the names.\n"));
+  // The resource's own page is unchanged beside it.
+  CHECK(pages.at("resources/server.md") ==
+        registry_docs("cloud", sample(), {}).at("resources/server.md"));
 }

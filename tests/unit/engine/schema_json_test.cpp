@@ -130,3 +130,21 @@ TEST_CASE("text that is not UTF-8 is written with U+FFFD instead of failing") {
   CHECK(block["attributes"].contains("name\xef\xbf\xbd"));
   CHECK(block["attributes"]["name\xef\xbf\xbd"]["description"] == "bad \xef\xbf\xbd");
 }
+
+TEST_CASE("list resources are under list_resource_schemas with their own block, as filters") {
+  CHECK_FALSE(
+      render(ProviderSchema{})["provider_schemas"][kAddress].contains("list_resource_schemas"));
+  ProviderSchema schema;
+  Schema filters;
+  filters.block.description = "Servers by name";
+  Attribute prefix = attr("prefix", Type::string());
+  prefix.optional = true;
+  filters.block.attributes = {prefix};
+  schema.list_resources["demo_server"] = filters;
+  // Terraform's providers schema -json takes its `config` wrapping off again: the block is the
+  // provider's, with no id and no data attribute.
+  CHECK(render(schema)["provider_schemas"][kAddress]["list_resource_schemas"] ==
+        json::parse(R"({"demo_server":{"version":0,"block":{
+          "attributes":{"prefix":{"type":"string","description_kind":"plain","optional":true}},
+          "description":"Servers by name","description_kind":"plain"}}})"));
+}
