@@ -9,6 +9,9 @@
 --              its query table, or nil after the last page; default: the Link header's
 --              rel="next" target (RFC 8288), as GitHub-style APIs send it
 --   max_pages  a bound against an API that never stops (default 1000)
+--   each       function(item) called with each item as its page arrives; when it returns false,
+--              no further item or page is read, and the items so far are returned (a listing
+--              that stops at a limit reads only the pages it needs)
 
 local function next_from_link(_, response)
   local link = response.headers.link
@@ -54,6 +57,9 @@ return function(client, path, options)
     end
     for _, item in ipairs(items) do
       all[#all + 1] = item
+      if options.each ~= nil and options.each(item) == false then
+        return all
+      end
     end
     local following, following_query = next_of(body, response, page)
     if following == nil or following == "" then

@@ -114,12 +114,13 @@ function HttpClient:patch(path, body, opts) end
 function HttpClient:request(request) end
 
 --- The options of `tf.http.paginate`.
----@class (exact) luaform.PaginateOptions : { query?: any, headers?: any, items?: any, next?: any, max_pages?: any, [string]: nil }
+---@class (exact) luaform.PaginateOptions : { query?: any, headers?: any, items?: any, next?: any, max_pages?: any, each?: any, [string]: nil }
 ---@field query? luaform.HttpQuery the first request's query
 ---@field headers? luaform.HttpHeaders headers of every request
 ---@field items? string|fun(body: any, response: luaform.HttpResponse): any[]? the field holding a page's items, or a function giving them
 ---@field next? fun(body: any, response: luaform.HttpResponse, page: integer): string?, luaform.HttpQuery? the next page's path and query; nil after the last
 ---@field max_pages? integer a bound against an API that never stops (1000)
+---@field each? fun(item: any): boolean? called with each item as its page arrives; false stops reading (no further pages)
 
 ---@class luaform.http
 local http = {}
