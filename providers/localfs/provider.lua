@@ -54,6 +54,11 @@ local function new_client(root)
     tf.fs.rmdir(self:resolve(path))
   end
 
+  -- The names in the directory at `path`, sorted.
+  function client:list(path)
+    return tf.fs.list(self:resolve(path))
+  end
+
   return client
 end
 

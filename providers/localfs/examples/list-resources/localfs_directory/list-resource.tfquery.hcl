@@ -1,0 +1,9 @@
+list "localfs_directory" "releases" {
+  provider = localfs
+  limit    = 20
+
+  config {
+    directory = "/srv/releases"
+    pattern   = "v*"
+  }
+}
