@@ -147,11 +147,28 @@ return tf.resource {
       GONE)
   end,
 
-  -- terraform import restapi_object.x /posts/42: the collection path and the id.
+  -- An object is named by its collection path and its id, which never change (both replace
+  -- the resource): import blocks may give identity = { path = "/posts", id = "42" }, and
+  -- `terraform query` lists objects by it.
+  identity = {
+    schema = {
+      path = tf.string { required_for_import = true, description = "Collection path, as `/posts`" },
+      id = tf.string { required_for_import = true, description = "The object's id" },
+    },
+  },
+
+  -- terraform import restapi_object.x /posts/42: the collection path and the id; or the same
+  -- two as the identity.
   import = function(d, client)
-    local path, id = d:id():match("^(.*)/([^/]+)$")
-    if path == nil or path == "" then
-      error(("import id %q is not PATH/ID, as /posts/42"):format(d:id()), 0)
+    local path, id
+    local identity = d:identity()
+    if identity ~= nil then
+      path, id = identity.path, identity.id
+    else
+      path, id = d:id():match("^(.*)/([^/]+)$")
+      if path == nil or path == "" then
+        error(("import id %q is not PATH/ID, as /posts/42"):format(d:id()), 0)
+      end
     end
     d:set("path", path)
     d:set_id(id)
