@@ -331,6 +331,27 @@ function ResourceData:renew_in(seconds) end
 ---@field plan? fun(config: table<string, any>, client: luaform.Client) checks the configuration when a plan includes the action; an error fails the plan
 ---@field invoke fun(config: table<string, any>, progress: fun(message: string), client: luaform.Client) runs the action; `progress` shows a message in the CLI
 
+--- What a list resource's `list` is asked for.
+---@class (exact) luaform.ListRequest : { config?: any, limit?: any, include_resource?: any, [string]: nil }
+---@field config table<string, any> the list block's `config { }`, defaults applied (nil for what it leaves unset)
+---@field limit integer how many objects the CLI takes at most (the block's `limit`, 100 by default)
+---@field include_resource boolean the CLI wants whole objects (`include_resource = true`, or `-generate-config-out`)
+
+--- One object a list resource found, as `emit` takes it.
+---@class (exact) luaform.ListedObject : { identity?: any, display_name?: any, object?: any, [string]: nil }
+---@field identity table<string, any> the resource's identity attributes
+---@field display_name? string how `terraform query` shows the object
+---@field object? table<string, any> the whole object (`id` included); without it the host imports and reads it by its identity when whole objects are asked for
+
+--- Hands one object to the CLI; false once no more are wanted (the limit is reached).
+---@alias luaform.ListEmit fun(object: luaform.ListedObject): boolean
+
+--- What `tf.list_resource { ... }` takes.
+---@class (exact) luaform.ListResourceDefinition : { description?: any, schema?: any, list?: any, [string]: nil }
+---@field description? luaform.Description
+---@field schema? luaform.Schema the `config { }` of a `list` block: its filters
+---@field list fun(request: luaform.ListRequest, emit: luaform.ListEmit, client: luaform.Client) emits each object it finds; stop when `emit` returns false
+
 --- A parameter of a provider-defined function.
 ---@class (exact) luaform.FunctionParameter : { name?: any, type?: any, description?: any, allow_null?: any, allow_unknown?: any, [string]: nil }
 ---@field name string lowercase letters, digits and `_`
@@ -489,6 +510,12 @@ function tf.func(definition) end
 ---@param definition luaform.ActionDefinition
 ---@return luaform.Definition
 function tf.action(definition) end
+
+--- A list resource (`list_X.lua`): how `terraform query` finds the existing objects of resource
+--- NAME_X, which must declare an identity.
+---@param definition luaform.ListResourceDefinition
+---@return luaform.Definition
+function tf.list_resource(definition) end
 
 --- Ends the operation with an error diagnostic (at an attribute with `path`, at a function's
 --- argument with `argument`).
