@@ -84,7 +84,7 @@ struct ListFixture {
     return out;
   }
   // A listing of `paths`, one emit each, that records what each emit answered.
-  void list_paths(std::vector<std::string> paths, std::vector<bool>* answers = nullptr) {
+  void list_paths(const std::vector<std::string>& paths, std::vector<bool>* answers = nullptr) {
     logic->lister = [this, paths, answers](const Value&, const ListOptions&, const ListEmit& emit) {
       for (const auto& p : paths) {
         const bool more = emit(listed(p), {});

@@ -301,12 +301,14 @@ TEST_CASE("tf.list_resource refuses definitions that cannot list") {
        "delete = function() end }",
        "the script must return tf.list_resource"},
   };
-  for (const auto& [body, expected] : cases) {
+  for (const auto& pair : cases) {
+    const std::string body = pair[0];
+    const std::string expected = pair[1];
     ProviderDir dir;
     dir.write("resource_note.lua", kNote);
     dir.write("list_note.lua", std::string("local tf = require(\"luaform\")\n") + body + "\n");
     const std::string text = all_text(dir.load()->load_diagnostics());
-    CHECK_MESSAGE(text.find(expected) != std::string::npos, (std::string(body) + " -> " + text));
+    CHECK_MESSAGE(text.find(expected) != std::string::npos, body << " -> " << text);
   }
 }
 
