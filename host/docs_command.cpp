@@ -45,6 +45,9 @@ engine::DocExamples find_examples(const fs::path& examples, const engine::Provid
     read_example(examples / "list-resources" / type_name / "list-resource.tfquery.hcl",
                  "list-resources/" + type_name, found);
   }
+  for (const auto& [type_name, _] : schema.actions) {
+    read_example(examples / "actions" / type_name / "action.tf", "actions/" + type_name, found);
+  }
   return found;
 }
 

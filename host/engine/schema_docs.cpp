@@ -256,6 +256,25 @@ std::string list_page(const std::string& provider, const std::string& type_name,
   return out.str();
 }
 
+// An action's page, as tfplugindocs lays out actions/: how to run it, with its example and the
+// arguments of the action block's `config`.
+std::string action_page(const std::string& provider, const std::string& type_name,
+                        const Schema& schema, const DocExamples& examples) {
+  std::ostringstream out;
+  write_front_matter(out, type_name + " Action - " + provider, schema.block.description);
+  out << "# " << type_name << " (Action)\n";
+  if (!schema.block.description.empty()) out << "\n" << schema.block.description << "\n";
+  out << "\nAn operation a configuration runs without keeping anything in state (Terraform 1.14 "
+         "and later): `terraform apply -invoke=action."
+      << type_name
+      << ".NAME` runs it once, and an `action_trigger` in a resource's `lifecycle` runs it when "
+         "that resource is created or updated. The arguments below go in the action block's "
+         "`config` block.\n";
+  write_example(out, examples, "actions/" + type_name);
+  write_schema(out, schema.block);
+  return out.str();
+}
+
 std::string parameter_item(const FunctionParameter& p, bool variadic) {
   std::string line = "- `" + p.name + "` (" + type_label(p.type);
   if (variadic) line += ", Variadic";
@@ -339,6 +358,10 @@ std::map<std::string, std::string> registry_docs(const std::string& provider_nam
   for (const auto& [type_name, s] : schema.list_resources) {
     pages["list-resources/" + short_name(provider_name, type_name) + ".md"] =
         list_page(provider_name, type_name, s, examples);
+  }
+  for (const auto& [type_name, s] : schema.actions) {
+    pages["actions/" + short_name(provider_name, type_name) + ".md"] =
+        action_page(provider_name, type_name, s, examples);
   }
   return pages;
 }

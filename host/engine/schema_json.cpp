@@ -164,6 +164,10 @@ std::string provider_schema_json(const std::string& address, const ProviderSchem
   if (!schema.list_resources.empty()) {
     provider["list_resource_schemas"] = schemas_json(schema.list_resources);
   }
+  // An action's schema has no version: jsonprovider writes its block alone.
+  for (const auto& [name, action] : schema.actions) {
+    provider["action_schemas"][name] = {{"block", block_json(action.block)}};
+  }
   if (!schema.functions.empty()) {
     json& functions = provider["functions"];
     for (const auto& [name, f] : schema.functions) functions[name] = function_json(f);

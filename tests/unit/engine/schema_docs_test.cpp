@@ -147,3 +147,23 @@ TEST_CASE("a list resource's page is under list-resources/, with its query examp
   CHECK(pages.at("resources/server.md") ==
         registry_docs("cloud", sample(), {}).at("resources/server.md"));
 }
+
+TEST_CASE("an action's page is under actions/, saying how it runs, with its example") {
+  ProviderSchema schema = sample();
+  Schema reboot;
+  reboot.block.description = "Reboots a server";
+  Attribute server = attribute("server_id", Type::string(), true, false, false);
+  server.description = "The server to reboot";
+  reboot.block.attributes = {server};
+  schema.actions["cloud_reboot"] = reboot;
+  const auto pages = registry_docs(
+      "cloud", schema,
+      {{"actions/cloud_reboot",
+        "action \"cloud_reboot\" \"web\" {\n  config {\n    server_id = \"s-1\"\n  }\n}\n"}});
+  const std::string& page = pages.at("actions/reboot.md");
+  CHECK(page.starts_with("---\npage_title: \"cloud_reboot Action - cloud\"\n"));
+  CHECK(contains(page, "# cloud_reboot (Action)\n\nReboots a server\n"));
+  CHECK(contains(page, "`terraform apply -invoke=action.cloud_reboot.NAME`"));
+  CHECK(contains(page, "## Example Usage\n\n```terraform\naction \"cloud_reboot\" \"web\" {\n"));
+  CHECK(contains(page, "### Required\n\n- `server_id` (String) The server to reboot.\n"));
+}

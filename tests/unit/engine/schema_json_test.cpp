@@ -148,3 +148,18 @@ TEST_CASE("list resources are under list_resource_schemas with their own block, 
           "attributes":{"prefix":{"type":"string","description_kind":"plain","optional":true}},
           "description":"Servers by name","description_kind":"plain"}}})"));
 }
+
+TEST_CASE("actions are under action_schemas, each its block alone") {
+  CHECK_FALSE(render(ProviderSchema{})["provider_schemas"][kAddress].contains("action_schemas"));
+  ProviderSchema schema;
+  Schema reboot;
+  reboot.block.description = "Reboots a server";
+  Attribute server = attr("server_id", Type::string());
+  server.required = true;
+  reboot.block.attributes = {server};
+  schema.actions["demo_reboot"] = reboot;
+  CHECK(render(schema)["provider_schemas"][kAddress]["action_schemas"] ==
+        json::parse(R"({"demo_reboot":{"block":{
+          "attributes":{"server_id":{"type":"string","description_kind":"plain","required":true}},
+          "description":"Reboots a server","description_kind":"plain"}}})"));
+}
