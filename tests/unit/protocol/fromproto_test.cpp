@@ -88,3 +88,27 @@ TEST_CASE("a CLI that allows deferrals says so in each request that can be defer
 }
 
 }  // namespace luaform::protocol
+
+namespace luaform::protocol {
+
+TEST_CASE("list and action requests carry what the CLI asked for") {
+  tfplugin6::ListResource::Request list;
+  list.set_type_name("demo_server");
+  list.mutable_config()->set_msgpack("\x80");
+  list.set_include_resource_object(true);
+  list.set_limit(7);
+  const engine::ListRequest l = fromproto::list_request(list);
+  CHECK(l.type_name == "demo_server");
+  CHECK(l.config.msgpack == "\x80");
+  CHECK(l.include_resource_object);
+  CHECK(l.limit == 7);
+
+  tfplugin5::InvokeAction::Request invoke;
+  invoke.set_action_type("demo_reboot");
+  invoke.mutable_config()->set_msgpack("\x80");
+  const engine::ActionRequest a = fromproto::action_request(invoke);
+  CHECK(a.type_name == "demo_reboot");
+  CHECK(a.config.msgpack == "\x80");
+}
+
+}  // namespace luaform::protocol

@@ -301,5 +301,71 @@ TEST_CASE("a deferred answer carries its reason, and an answer that is not defer
   CHECK(read.deferred().reason() == tfplugin6::Deferred::PROVIDER_CONFIG_UNKNOWN);
 }
 
+TEST_CASE("a listed object's event carries its identity, name, object and warnings") {
+  engine::ListEvent e;
+  e.identity.msgpack = std::string("\x81\xa4") + "path\xa1" + "a";
+  e.display_name = "a";
+  e.resource_object.msgpack = "\x80";
+  e.diagnostics.warning("Slow", "the listing took long");
+  tfplugin6::ListResource::Event event;
+  toproto::list_event(e, &event);
+  CHECK(event.identity().identity_data().msgpack() == e.identity.msgpack);
+  CHECK(event.display_name() == "a");
+  CHECK(event.resource_object().msgpack() == "\x80");
+  REQUIRE(event.diagnostic_size() == 1);
+  CHECK(event.diagnostic(0).summary() == "Slow");
+
+  // An event of diagnostics alone has no identity and no object.
+  engine::ListEvent failed;
+  failed.diagnostics.error("Listing failed");
+  tfplugin5::ListResource::Event only;
+  toproto::list_event(failed, &only);
+  CHECK_FALSE(only.has_identity());
+  CHECK_FALSE(only.has_resource_object());
+  CHECK(only.diagnostic(0).severity() == tfplugin5::Diagnostic::ERROR);
+}
+
+TEST_CASE("an action's events are a progress message, or its completion with diagnostics") {
+  engine::ActionEvent progress;
+  progress.progress = "copying 3 of 10";
+  tfplugin6::InvokeAction::Event first;
+  toproto::action_event(progress, &first);
+  CHECK(first.progress().message() == "copying 3 of 10");
+  CHECK_FALSE(first.has_completed());
+
+  engine::ActionEvent done;
+  done.completed = true;
+  done.diagnostics.error("Refused");
+  tfplugin5::InvokeAction::Event last;
+  toproto::action_event(done, &last);
+  CHECK_FALSE(last.has_progress());
+  REQUIRE(last.has_completed());
+  CHECK(last.completed().diagnostics(0).summary() == "Refused");
+
+  // A clean completion is still a completion (the CLI panics on an event that is neither).
+  engine::ActionEvent clean;
+  clean.completed = true;
+  tfplugin6::InvokeAction::Event end;
+  toproto::action_event(clean, &end);
+  CHECK(end.has_completed());
+}
+
+TEST_CASE("action and list schemas are served, the action's wrapped in an ActionSchema") {
+  engine::ProviderSchema schema;
+  engine::Schema filters;
+  filters.block.description = "Servers by name";
+  schema.list_resources["demo_server"] = filters;
+  engine::Schema reboot;
+  reboot.block.description = "Reboots";
+  schema.actions["demo_reboot"] = reboot;
+  engine::GetProviderSchemaResponse r;
+  r.schema = &schema;
+  tfplugin6::GetProviderSchema::Response resp;
+  toproto::provider_schema(r, &resp);
+  CHECK(resp.list_resource_schemas().at("demo_server").block().description() == "Servers by name");
+  REQUIRE(resp.action_schemas().at("demo_reboot").has_schema());
+  CHECK(resp.action_schemas().at("demo_reboot").schema().block().description() == "Reboots");
+}
+
 }  // namespace
 }  // namespace luaform::protocol
