@@ -440,7 +440,6 @@ int list_emit(lua_State* L) {
   engine::ListedObject listed;
   if (lua_getfield(L, 1, "display_name") == LUA_TSTRING) listed.display_name = lua_tostring(L, -1);
   lua_pop(L, 1);
-  const std::string where = script_where(L);
   try {
     lua_getfield(L, 1, "identity");
     listed.identity = to_value(L, -1, *listing->identity, "identity");
@@ -453,7 +452,7 @@ int list_emit(lua_State* L) {
     const std::string name =
         listed.display_name.empty() ? std::string("an object") : "\"" + listed.display_name + "\"";
     listed.diagnostics.warning("A listed object is left out",
-                               where + name + " does not fit the resource: " + e.what());
+                               script_where(L) + name + " does not fit the resource: " + e.what());
   }
   const bool more = (*listing->emit)(std::move(listed), listing->run);
   listing->stopped = !more;
