@@ -25,16 +25,17 @@ Value generated_elements(const NestedBlock& nested, const Value& value) {
                              });
 }
 
+// What the configuration says of `attr` (null: nothing, it is left out).
 Value generated_attribute(const Attribute& attr, const Value& value, bool top) {
-  const Value omitted = Value::null(attr.type);
-  if (attr.write_only || !attr.deprecated.empty() || !attr.removed.empty()) return omitted;
-  if (attr.computed && !attr.optional && !attr.required) return omitted;
-  if (top && attr.name == "id") return omitted;
+  const bool never_configured =
+      attr.write_only || !attr.deprecated.empty() || !attr.removed.empty() ||
+      (attr.computed && !attr.optional && !attr.required) || (top && attr.name == "id");
+  if (never_configured) return Value::null(attr.type);
   if (attr.nested) {
-    if (value.is_null() || (!attr.required && is_zero_value(value))) return omitted;
+    if (value.is_null() || (!attr.required && is_zero_value(value))) return Value::null(attr.type);
     return generated_elements(*attr.nested, value);
   }
-  if (!attr.required && same_as_left_out(attr, value)) return omitted;
+  if (!attr.required && same_as_left_out(attr, value)) return Value::null(attr.type);
   return value;
 }
 

@@ -35,10 +35,10 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     if (defers(req.deferral_allowed)) {
       resp.deferred = DeferralReason::ProviderConfigUnknown;
       const Value planned =
-          proposed.is_null() ? proposed
-                             : mark_computed_unknown(schema->block,
-                                                     with_defaults(schema->block, proposed, config),
-                                                     prior, config);
+          proposed.is_null()
+              ? proposed
+              : mark_computed_unknown(schema->block, with_defaults(schema->block, proposed, config),
+                                      prior, config);
       resp.planned_state = detail::encode_dynamic(without_write_only(schema->block, planned), type);
       return resp;
     }

@@ -28,7 +28,11 @@ struct DynamicValue {
 
 // Why the provider answers "not now" (a deferral) instead of a result: the CLI plans the rest
 // and comes back to the object in a later run. Only when the request says the CLI allows it.
-enum class DeferralReason { ResourceConfigUnknown = 1, ProviderConfigUnknown = 2, AbsentPrereq = 3 };
+enum class DeferralReason {
+  ResourceConfigUnknown = 1,
+  ProviderConfigUnknown = 2,
+  AbsentPrereq = 3
+};
 
 struct ServerCapabilities {
   bool plan_destroy = false;

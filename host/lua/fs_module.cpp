@@ -111,9 +111,10 @@ int list_directory(lua_State* L) {
   if (error) fail("list", path, error.value());
   std::sort(names.begin(), names.end());
   lua_createtable(L, static_cast<int>(names.size()), 0);
-  for (size_t i = 0; i < names.size(); ++i) {
-    lua_pushlstring(L, names[i].data(), names[i].size());
-    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  lua_Integer index = 0;
+  for (const std::string& name : names) {
+    lua_pushlstring(L, name.data(), name.size());
+    lua_rawseti(L, -2, ++index);
   }
   return 1;
 }
