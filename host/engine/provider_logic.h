@@ -35,11 +35,6 @@ enum class Operation {
   PlanDestroy
 };
 
-// Whose schema an attribute belongs to. A list resource's schema is the configuration of a
-// `list` block (its filters), named after the resource type it lists; an action's is the
-// configuration of an `action` block.
-enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource, ListResource, Action };
-
 const char* operation_name(Operation op);
 
 // Why a provider-defined function call failed: the message, and which argument (0-based) is at

@@ -110,12 +110,7 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
                                       const Schema& schema, const DynamicValue& config) const {
   return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
     Diagnostics diags;
-    // A list resource shares its name with the resource it lists, and an action may share one
-    // with a resource; each may load alone.
-    const std::string key = owner == SchemaOwner::ListResource ? "list " + type_name
-                            : owner == SchemaOwner::Action     ? "action " + type_name
-                                                               : type_name;
-    if (auto left_out = schema_.left_out.find(key);
+    if (auto left_out = schema_.left_out.find(left_out_key(owner, type_name));
         owner != SchemaOwner::Provider && left_out != schema_.left_out.end()) {
       diags.error("Cannot use " + type_name + ": its script does not load", left_out->second);
       return diags;

@@ -14,6 +14,19 @@ bool block_uses_nested_attributes(const Block& block) {
 
 }  // namespace
 
+std::string left_out_key(SchemaOwner owner, const std::string& type_name) {
+  // A list resource shares its name with the resource it lists, and an action may share one
+  // with a resource; each may load alone.
+  switch (owner) {
+    case SchemaOwner::ListResource:
+      return "list " + type_name;
+    case SchemaOwner::Action:
+      return "action " + type_name;
+    default:
+      return type_name;
+  }
+}
+
 bool uses_nested_attributes(const ProviderSchema& schema) {
   if (block_uses_nested_attributes(schema.provider.block)) return true;
   for (const auto* schemas :

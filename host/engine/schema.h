@@ -182,11 +182,17 @@ struct ProviderSchema {
   std::map<std::string, Schema> actions;
   // Types whose definitions did not load, with why. Each stands in its map above with an empty
   // schema, so that the CLI accepts the provider and reaches validation, where a configuration
-  // that uses one gets an error saying why; every other type works. Keyed by type name; a list
-  // resource, named as the resource it lists, by "list " and its name, an action by "action "
-  // and its name.
+  // that uses one gets an error saying why; every other type works. Keyed by left_out_key.
   std::map<std::string, std::string> left_out;
 };
+
+// Whose schema an attribute belongs to. A list resource's schema is the configuration of a
+// `list` block (its filters), named after the resource type it lists; an action's is the
+// configuration of an `action` block.
+enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource, ListResource, Action };
+
+// The key of ProviderSchema::left_out for the definition of `owner` named `type_name`.
+std::string left_out_key(SchemaOwner owner, const std::string& type_name);
 
 // True when some resource, data source, ephemeral resource or the provider uses nested attributes,
 // which only protocol 6 can describe.

@@ -183,25 +183,19 @@ class LuaProvider : public engine::ProviderLogic {
   Diagnostics list(const std::string& type_name, const engine::Schema& resource,
                    const engine::Value& config, const engine::ListOptions& options,
                    const engine::ListEmit& emit) override {
-    auto state = pool_->borrow();
-    Diagnostics configured = ensure_configured(*state);
-    if (configured.has_errors()) return configured;
-    return state->list(type_name, resource, config, options, emit);
+    return on_configured_state(
+        [&](ScriptState& state) { return state.list(type_name, resource, config, options, emit); });
   }
 
   // Actions run after ConfigureProvider, with the client.
   Diagnostics plan_action(const std::string& type_name, const engine::Value& config) override {
-    auto state = pool_->borrow();
-    Diagnostics configured = ensure_configured(*state);
-    if (configured.has_errors()) return configured;
-    return state->plan_action(type_name, config);
+    return on_configured_state(
+        [&](ScriptState& state) { return state.plan_action(type_name, config); });
   }
   Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
                             const engine::ActionProgress& progress) override {
-    auto state = pool_->borrow();
-    Diagnostics configured = ensure_configured(*state);
-    if (configured.has_errors()) return configured;
-    return state->invoke_action(type_name, config, progress);
+    return on_configured_state(
+        [&](ScriptState& state) { return state.invoke_action(type_name, config, progress); });
   }
 
   // Functions run on any state, configured or not: the CLI calls them without configuring.
@@ -216,6 +210,15 @@ class LuaProvider : public engine::ProviderLogic {
   void stop() override { stops_->fetch_add(1); }
 
  private:
+  // `run` on a borrowed state configured with the latest configuration, or why it could not be.
+  template <class Run>
+  Diagnostics on_configured_state(Run&& run) {
+    auto state = pool_->borrow();
+    Diagnostics configured = ensure_configured(*state);
+    if (configured.has_errors()) return configured;
+    return run(*state);
+  }
+
   // Every state runs configure with the latest configuration before its next call, so a state
   // created after ConfigureProvider has the same client as the first.
   Diagnostics ensure_configured(ScriptState& state) {

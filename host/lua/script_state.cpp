@@ -129,12 +129,11 @@ class CallScope {
     context_.schema = &d.schema();
     context_.operation_secrets = [&d] { return d.sensitive_texts(); };
   }
-  // A call without a ResourceData: a provider-defined function (no schema, no secrets of its
-  // own), or a listing (the schema of its filters).
-  CallScope(CallContext& context, const std::string& name, const engine::Schema* schema = nullptr)
+  // A call without a ResourceData (a provider-defined function, a listing, an action): no
+  // schema, no secrets of its own.
+  CallScope(CallContext& context, const std::string& name)
       : context_(context), outer_(take(context)) {
     context_.resource_type = name;
-    context_.schema = schema;
   }
   ~CallScope() {
     context_.resource_type = std::move(outer_.resource_type);
@@ -290,10 +289,11 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
         if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
         if (expected == "list_resource") report->schema.list_resources[type_name] = {};
         if (expected == "action") report->schema.actions[type_name] = {};
-        const std::string key = expected == "list_resource" ? "list " + type_name
-                                : expected == "action"      ? "action " + type_name
-                                                            : type_name;
-        report->schema.left_out[key] = why;
+        const engine::SchemaOwner owner = expected == "list_resource"
+                                              ? engine::SchemaOwner::ListResource
+                                          : expected == "action" ? engine::SchemaOwner::Action
+                                                                 : engine::SchemaOwner::Resource;
+        report->schema.left_out[engine::left_out_key(owner, type_name)] = why;
       }
       report->failed.insert(file);
     }
