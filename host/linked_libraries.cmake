@@ -7,7 +7,7 @@
 # 60 libraries at every start and spends most of its cold start in the dynamic loader
 # (tests/bench/README.md has the figures). OpenSSL and zlib stay shared: they are one library
 # each, and OpenSSL gets its security updates from the system. libcurl is not linked at all:
-# host/lua/curl_library.cpp opens it when a script first makes a request.
+# host/lua/modules/curl_library.cpp opens it when a script first makes a request.
 #
 # The C++ runtime is linked statically too (-static-libstdc++: a shared libstdc++ is mapped
 # whole, 1.5 MB of resident memory and a millisecond of every start), except under the

@@ -14,15 +14,15 @@
 #include <system_error>
 #include <vector>
 
-#include "host/discovery.h"
-#include "host/docs_command.h"
-#include "host/engine/duration.h"
-#include "host/engine/provider_service.h"
-#include "host/engine/schema_json.h"
-#include "host/lua/lua_provider.h"
-#include "host/lua/test_runner.h"
-#include "host/protocol/serve.h"
-#include "host/scaffold_command.h"
+#include "host/commands/discovery.h"
+#include "host/commands/docs_command.h"
+#include "host/commands/scaffold_command.h"
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/schema/schema_json.h"
+#include "host/engine/value/duration.h"
+#include "host/lua/provider/lua_provider.h"
+#include "host/lua/testing/test_runner.h"
+#include "host/protocol/goplugin/serve.h"
 
 #ifndef LUAFORM_VERSION
 #define LUAFORM_VERSION "0.0.0"

@@ -267,7 +267,7 @@ fi
 
 # 3. Lint.
 if wants lint; then
-  step "lint: luacheck, clang-format, harness"
+  step "lint: luacheck, clang-format, layers, harness"
   # The badsyntax test provider and partial's resource_typo.lua do not parse, on purpose.
   if luacheck --no-color --exclude-files 'tests/e2e/providers/badsyntax/*' \
     --exclude-files 'tests/e2e/providers/partial/resource_typo.lua' \
@@ -284,6 +284,15 @@ if wants lint; then
     pass clang-format
   else
     fail "clang-format (fix with: clang-format -i <files>)"
+  fi
+
+  # The layers of ARCHITECTURE.md: no directory of the host includes one above it (the engine
+  # neither Lua nor gRPC, the Lua bridge no protocol code). The second script breaks the rules
+  # on purpose in a scratch tree, so that a check that finds nothing cannot pass unnoticed.
+  if python3 tests/lint/layers.py && python3 tests/lint/layers_test.py; then
+    pass "layers (ARCHITECTURE.md)"
+  else
+    fail "layers: an include breaks ARCHITECTURE.md's table (see above)"
   fi
 
   # The benchmark (tests/bench/run.sh) is too long for this command; importing its harness at

@@ -16,7 +16,7 @@ scripts as terraform-provider-NAME to make a provider.")
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_FILE_NAME "DEB-DEFAULT")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# libcurl is opened at run time (host/lua/curl_library.cpp), so dpkg-shlibdeps cannot see it.
+# libcurl is opened at run time (host/lua/modules/curl_library.cpp), so dpkg-shlibdeps cannot see it.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.85)")
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 set(CPACK_STRIP_FILES ON)

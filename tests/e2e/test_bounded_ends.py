@@ -14,7 +14,7 @@ import pytest
 
 from harness import CRASH_MARKERS, provider_processes, required_providers, squash
 
-# Shutdown's grace in host/protocol/serve.cpp, and what the machine may add to it.
+# Shutdown's grace in host/protocol/goplugin/serve.cpp, and what the machine may add to it.
 GRACE = 5
 MARGIN = 10
 

@@ -1,4 +1,4 @@
-// Feeds the JSON decoders of host/engine/json_codec.h: decode_type_json (types inside schemas
+// Feeds the JSON decoders of host/engine/codec/json_codec.h: decode_type_json (types inside schemas
 // and inside dynamic values) and decode_value_json (DynamicValue.json and the raw state an
 // upgrade receives, which may come from any older provider version). Input: one byte picks the
 // mode, the rest is JSON text. With bit 0x40 set the text is a type; otherwise it is a value of
@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "host/engine/json_codec.h"
+#include "host/engine/codec/json_codec.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using namespace luaform;

@@ -1,5 +1,5 @@
-// Feeds decode_msgpack (host/engine/msgpack_codec.h), the decoder of every DynamicValue the CLI
-// sends: config, prior state, planned state. The bytes come from outside the provider, so any
+// Feeds decode_msgpack (host/engine/codec/msgpack_codec.h), the decoder of every DynamicValue the
+// CLI sends: config, prior state, planned state. The bytes come from outside the provider, so any
 // input must end in a value or a diagnostic, never a crash. Input: one byte picks the type
 // (fuzz_support.h), the rest is the msgpack.
 //
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "host/engine/msgpack_codec.h"
+#include "host/engine/codec/msgpack_codec.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using namespace luaform;

@@ -1,6 +1,6 @@
-// Feeds schema loading (host/lua/schema_reader.h): the input is the Lua source of a provider
-// script, run in the sandbox (host/lua/sandbox.h) with the SDK available through require, as the
-// host loads resource_*.lua. Whatever table it returns is read with read_schema (or
+// Feeds schema loading (host/lua/provider/schema_reader.h): the input is the Lua source of a
+// provider script, run in the sandbox (host/lua/core/sandbox.h) with the SDK available through
+// require, as the host loads resource_*.lua. Whatever table it returns is read with read_schema (or
 // read_function for kind = "function"), then checked and served as the engine would
 // (validate_block, implied types, the schema JSON). Scripts come from provider authors, so a
 // wrong table must end in an error naming the problem, never in a crash, UB or a leak.
@@ -16,14 +16,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/engine/schema.h"
-#include "host/engine/schema_json.h"
-#include "host/engine/schema_rules.h"
-#include "host/lua/guarded.h"
-#include "host/lua/module_loader.h"
-#include "host/lua/sandbox.h"
-#include "host/lua/schema_reader.h"
-#include "host/lua/script_set.h"
+#include "host/engine/schema/schema.h"
+#include "host/engine/schema/schema_json.h"
+#include "host/engine/schema/schema_rules.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/sandbox.h"
+#include "host/lua/core/script_set.h"
+#include "host/lua/modules/module_loader.h"
+#include "host/lua/provider/schema_reader.h"
 
 using namespace luaform;
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "host/engine/diagnostics.h"
-#include "host/engine/type.h"
-#include "host/engine/value.h"
+#include "host/engine/value/diagnostics.h"
+#include "host/engine/value/type.h"
+#include "host/engine/value/value.h"
 
 namespace luaform::fuzz {
 

@@ -1,4 +1,4 @@
-// Feeds the Value <-> Lua bridge (host/lua/value_conversion.h): a value decoded from the fuzz
+// Feeds the Value <-> Lua bridge (host/lua/core/value_conversion.h): a value decoded from the fuzz
 // bytes (msgpack, as the CLI sends config and state) is pushed with push_value, the way a
 // script sees it through d:get, and converted back with to_value towards its type, the way
 // d:set stores what a script gives. Input: one byte picks the type (fuzz_support.h; for the
@@ -17,10 +17,10 @@
 #include <optional>
 #include <string>
 
-#include "host/engine/msgpack_codec.h"
-#include "host/lua/guarded.h"
-#include "host/lua/sandbox.h"
-#include "host/lua/value_conversion.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/sandbox.h"
+#include "host/lua/core/value_conversion.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using namespace luaform;

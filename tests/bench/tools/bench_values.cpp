@@ -1,8 +1,8 @@
 #include "tests/bench/tools/bench_values.h"
 
-#include "host/engine/msgpack_codec.h"
-#include "host/engine/type.h"
-#include "host/engine/value.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/value/type.h"
+#include "host/engine/value/value.h"
 
 namespace luaform::bench {
 

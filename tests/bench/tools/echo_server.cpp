@@ -79,7 +79,7 @@ int main() {
   const std::string socket_path = dir + "/plugin.sock";
 
   EchoProvider service;
-  // As the host does (host/protocol/plugin_server.cpp): no deadlock detection in abseil's
+  // As the host does (host/protocol/goplugin/plugin_server.cpp): no deadlock detection in abseil's
   // mutexes, which Debian's build leaves on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   grpc::ServerBuilder builder;

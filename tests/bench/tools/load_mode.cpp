@@ -10,10 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include "host/engine/diagnostics.h"
-#include "host/engine/msgpack_codec.h"
-#include "host/engine/type.h"
-#include "host/engine/value.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/value/diagnostics.h"
+#include "host/engine/value/type.h"
+#include "host/engine/value/value.h"
 #include "tests/bench/tools/modes.h"
 #include "tests/bench/tools/proc_stats.h"
 #include "tests/bench/tools/provider_session.h"

@@ -2,8 +2,8 @@
 // unknown arguments short-circuiting, and the result held to the declared return type.
 #include <doctest/doctest.h>
 
-#include "host/engine/msgpack_codec.h"
-#include "host/engine/schema_rules.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/schema/schema_rules.h"
 #include "scripted_logic.h"
 
 using namespace luaform::engine;

@@ -1,5 +1,5 @@
 // ValidateResourceConfig's rules: each one specified on a small schema, without Lua or gRPC.
-#include "host/engine/config_validation.h"
+#include "host/engine/rules/config_validation.h"
 
 #include <doctest/doctest.h>
 

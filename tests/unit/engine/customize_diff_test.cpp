@@ -1,5 +1,5 @@
 // customize_diff: what the resource may change in a plan, and what it may not.
-#include "host/engine/customize_diff.h"
+#include "host/engine/rpc/customize_diff.h"
 
 #include <doctest/doctest.h>
 

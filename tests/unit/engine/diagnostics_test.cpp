@@ -1,4 +1,4 @@
-#include "host/engine/diagnostics.h"
+#include "host/engine/value/diagnostics.h"
 
 #include <doctest/doctest.h>
 

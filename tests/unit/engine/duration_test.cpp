@@ -1,4 +1,4 @@
-#include "host/engine/duration.h"
+#include "host/engine/value/duration.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/engine/equivalence.h"
+#include "host/engine/rules/equivalence.h"
 
 #include <doctest/doctest.h>
 

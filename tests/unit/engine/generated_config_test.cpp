@@ -1,6 +1,6 @@
 // GenerateResourceConfig: a stored object as the configuration a user would write, which then
 // plans with nothing to change.
-#include "host/engine/generated_config.h"
+#include "host/engine/rules/generated_config.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/engine/json_codec.h"
+#include "host/engine/codec/json_codec.h"
 
 #include <doctest/doctest.h>
 

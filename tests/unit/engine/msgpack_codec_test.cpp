@@ -1,4 +1,4 @@
-#include "host/engine/msgpack_codec.h"
+#include "host/engine/codec/msgpack_codec.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/engine/nested_elements.h"
+#include "host/engine/schema/nested_elements.h"
 
 #include <doctest/doctest.h>
 

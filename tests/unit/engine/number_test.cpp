@@ -1,4 +1,4 @@
-#include "host/engine/number.h"
+#include "host/engine/value/number.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/engine/proposed_new.h"
+#include "host/engine/rules/proposed_new.h"
 
 #include <doctest/doctest.h>
 

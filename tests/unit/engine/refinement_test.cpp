@@ -2,8 +2,8 @@
 // against what apply produces.
 #include <doctest/doctest.h>
 
-#include "host/engine/plan_rules.h"
-#include "host/engine/schema_rules.h"
+#include "host/engine/rules/plan_rules.h"
+#include "host/engine/schema/schema_rules.h"
 #include "scripted_logic.h"
 
 using namespace luaform::engine;

@@ -1,8 +1,8 @@
-#include "host/engine/resource_data.h"
+#include "host/engine/rules/resource_data.h"
 
 #include <doctest/doctest.h>
 
-#include "host/engine/schema_rules.h"
+#include "host/engine/schema/schema_rules.h"
 #include "scripted_logic.h"
 
 using namespace luaform::engine;

@@ -2,7 +2,7 @@
 // scripts to (complete after every operation, unchanged for the object's life).
 #include <doctest/doctest.h>
 
-#include "host/engine/json_codec.h"
+#include "host/engine/codec/json_codec.h"
 #include "scripted_logic.h"
 
 using namespace luaform::engine;

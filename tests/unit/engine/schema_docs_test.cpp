@@ -1,6 +1,6 @@
 // Registry-style pages from a schema: layout, sections, nested schemas, function signatures and
 // list resources.
-#include "host/engine/schema_docs.h"
+#include "host/engine/schema/schema_docs.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/engine/schema_json.h"
+#include "host/engine/schema/schema_json.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

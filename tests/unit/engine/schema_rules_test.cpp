@@ -1,5 +1,5 @@
 // attribute_path (the dotted addresses scripts use, as attribute paths) and validate_addresses.
-#include "host/engine/schema_rules.h"
+#include "host/engine/schema/schema_rules.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/engine/schema.h"
+#include "host/engine/schema/schema.h"
 
 #include <doctest/doctest.h>
 

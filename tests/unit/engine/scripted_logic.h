@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "host/engine/msgpack_codec.h"
-#include "host/engine/provider_logic.h"
-#include "host/engine/provider_service.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/rpc/provider_logic.h"
+#include "host/engine/rpc/provider_service.h"
 
 namespace luaform::engine::testing {
 

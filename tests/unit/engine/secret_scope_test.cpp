@@ -2,7 +2,7 @@
 // configuration's and those of the values its RPC carries. Hidden in the diagnostics it
 // returns, readable (secrets_in_scope) for the log lines it writes; and configure may replace
 // them while other RPCs read them.
-#include "host/engine/secret_scope.h"
+#include "host/engine/rules/secret_scope.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // sensitive_texts (what is hidden, found through the schema and the values' marks) and redact.
-#include "host/engine/secrets.h"
+#include "host/engine/rules/secrets.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/engine/timestamp.h"
+#include "host/engine/value/timestamp.h"
 
 #include <doctest/doctest.h>
 

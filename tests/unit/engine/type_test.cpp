@@ -1,4 +1,4 @@
-#include "host/engine/type.h"
+#include "host/engine/value/type.h"
 
 #include <doctest/doctest.h>
 

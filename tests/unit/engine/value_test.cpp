@@ -1,4 +1,4 @@
-#include "host/engine/value.h"
+#include "host/engine/value/value.h"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // planned, saved, read back or upgraded into state.
 #include <doctest/doctest.h>
 
-#include "host/engine/schema_rules.h"
+#include "host/engine/schema/schema_rules.h"
 #include "scripted_logic.h"
 
 using namespace luaform::engine;

@@ -2,7 +2,7 @@
 // read, plan and apply, at the top and inside blocks; a configured zero value is kept.
 #include <doctest/doctest.h>
 
-#include "host/engine/zero_values.h"
+#include "host/engine/rules/zero_values.h"
 #include "scripted_logic.h"
 
 using namespace luaform::engine;

@@ -1,4 +1,4 @@
-#include "host/lua/curl_library.h"
+#include "host/lua/modules/curl_library.h"
 
 #include <doctest/doctest.h>
 

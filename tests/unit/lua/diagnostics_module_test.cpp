@@ -1,5 +1,5 @@
 // tf.fail and tf.warn: diagnostics with a summary, a detail and the attribute they are about.
-#include "host/lua/diagnostics_module.h"
+#include "host/lua/modules/diagnostics_module.h"
 
 #include <doctest/doctest.h>
 

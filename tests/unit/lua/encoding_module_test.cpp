@@ -1,5 +1,5 @@
 // tf.base64, tf.hash and tf.uuid, checked against known answers.
-#include "host/lua/encoding_module.h"
+#include "host/lua/modules/encoding_module.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // tf.fs: modes, directories, listings and stat, on a scratch directory; every failure names the
 // path.
-#include "host/lua/fs_module.h"
+#include "host/lua/modules/fs_module.h"
 
 #include <doctest/doctest.h>
 

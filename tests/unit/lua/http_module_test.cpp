@@ -1,6 +1,6 @@
 // tf.http's option checking and errors as a script sees them; requests against a real server
 // are in tests/e2e/test_http_client.py.
-#include "host/lua/http_module.h"
+#include "host/lua/modules/http_module.h"
 
 #include <doctest/doctest.h>
 

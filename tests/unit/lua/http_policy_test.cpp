@@ -1,6 +1,6 @@
 // The HTTP client's rules that need no network; the client itself is exercised against a real
 // server on loopback by tests/e2e/test_http_client.py.
-#include "host/lua/http_policy.h"
+#include "host/lua/modules/http_policy.h"
 
 #include <doctest/doctest.h>
 

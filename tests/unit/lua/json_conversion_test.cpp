@@ -1,6 +1,6 @@
 // The luaform_json module scripts use (tf.json); push_json for upgrade functions is covered by
 // the upgrade tests in script_state_test.cpp.
-#include "host/lua/json_conversion.h"
+#include "host/lua/core/json_conversion.h"
 
 #include <doctest/doctest.h>
 

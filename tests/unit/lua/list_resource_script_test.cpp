@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "host/engine/msgpack_codec.h"
-#include "host/engine/provider_service.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/rpc/provider_service.h"
 #include "provider_dir.h"
 
 using namespace luaform;

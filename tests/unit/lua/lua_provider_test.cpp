@@ -1,6 +1,6 @@
 // The ProviderLogic built from scripts: configure and the client, the CRUD calls, errors as
 // diagnostics, StopProvider, and calls from several threads at once.
-#include "host/lua/lua_provider.h"
+#include "host/lua/provider/lua_provider.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // require(): the provider's own modules, the SDK override directory, and file names in messages.
-#include "host/lua/module_loader.h"
+#include "host/lua/modules/module_loader.h"
 
 #include <doctest/doctest.h>
 

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <string>
 
-#include "host/engine/resource_data.h"
-#include "host/engine/schema_rules.h"
-#include "host/lua/lua_provider.h"
-#include "host/lua/script_set.h"
+#include "host/engine/rules/resource_data.h"
+#include "host/engine/schema/schema_rules.h"
+#include "host/lua/core/script_set.h"
+#include "host/lua/provider/lua_provider.h"
 
 namespace luaform::lua::testing {
 

@@ -1,5 +1,5 @@
 // The `d` object: what each method returns and how it fails, seen from a script.
-#include "host/lua/resource_data_object.h"
+#include "host/lua/provider/resource_data_object.h"
 
 #include <doctest/doctest.h>
 

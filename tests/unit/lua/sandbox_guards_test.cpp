@@ -1,15 +1,15 @@
 // Once a call is past its deadline (or stopped), no script code can keep it alive: pcall,
 // xpcall and coroutine.resume let the error through, message handlers are not run, and
 // finalizers cannot be declared.
-#include "host/lua/sandbox_guards.h"
+#include "host/lua/core/sandbox_guards.h"
 
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <string>
 
-#include "host/lua/guarded.h"
-#include "host/lua/sandbox.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/sandbox.h"
 
 using namespace luaform;
 

@@ -1,5 +1,5 @@
 // What a script can and cannot reach (documented in lua-sdk/README.md, "The sandbox").
-#include "host/lua/sandbox.h"
+#include "host/lua/core/sandbox.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
-#include "host/lua/encoding_module.h"
-#include "host/lua/guarded.h"
-#include "host/lua/json_conversion.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/json_conversion.h"
+#include "host/lua/modules/encoding_module.h"
 
 #include "provider_dir.h"
 

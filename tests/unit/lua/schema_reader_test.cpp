@@ -1,11 +1,11 @@
-#include "host/lua/schema_reader.h"
+#include "host/lua/provider/schema_reader.h"
 
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 
-#include "host/engine/msgpack_codec.h"
-#include "host/engine/provider_service.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/rpc/provider_service.h"
 
 #include "provider_dir.h"
 

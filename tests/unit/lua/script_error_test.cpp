@@ -1,4 +1,4 @@
-#include "host/lua/script_error.h"
+#include "host/lua/core/script_error.h"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // and calls: values in both directions, tf.dynamic, tf.unknown, and failures naming the line.
 #include <doctest/doctest.h>
 
-#include "host/engine/provider_service.h"
+#include "host/engine/rpc/provider_service.h"
 #include "provider_dir.h"
 
 using namespace luaform;

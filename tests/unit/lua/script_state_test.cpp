@@ -1,10 +1,10 @@
 // Loading scripts: every problem is a load diagnostic naming the script, and its detail carries
 // "file:line: message" wherever Lua knows the line.
-#include "host/lua/script_state.h"
+#include "host/lua/provider/script_state.h"
 
 #include <doctest/doctest.h>
 
-#include "host/engine/provider_service.h"
+#include "host/engine/rpc/provider_service.h"
 
 #include "provider_dir.h"
 

@@ -2,7 +2,7 @@
 // on every case below and on thousands of generated ones (compared side by side with a state
 // that has Lua's own string library), and an end, at the budget, the operation's deadline or
 // a stop, for patterns that backtrack without end.
-#include "host/lua/string_patterns.h"
+#include "host/lua/core/string_patterns.h"
 
 #include <doctest/doctest.h>
 
@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "host/lua/guarded.h"
-#include "host/lua/sandbox.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/sandbox.h"
 
 using namespace luaform::lua;
 

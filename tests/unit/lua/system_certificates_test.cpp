@@ -1,4 +1,4 @@
-#include "host/lua/system_certificates.h"
+#include "host/lua/modules/system_certificates.h"
 
 #include <doctest/doctest.h>
 #include <stdlib.h>  // NOLINT(modernize-deprecated-headers): setenv and unsetenv are POSIX

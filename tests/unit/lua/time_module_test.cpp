@@ -1,5 +1,5 @@
 // tf.time: sleeping that StopProvider and the operation's timeout can end, and durations.
-#include "host/lua/time_module.h"
+#include "host/lua/modules/time_module.h"
 
 #include <doctest/doctest.h>
 

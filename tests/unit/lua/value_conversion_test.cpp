@@ -1,14 +1,14 @@
-// engine::Value <-> Lua (host/lua/value_conversion.h). Most of the conversion is specified
+// engine::Value <-> Lua (host/lua/core/value_conversion.h). Most of the conversion is specified
 // through the scripts that use it (resource_data_object_test, lua_provider_test); these cases
 // pin what tests/fuzz (fuzz_value_lua) found.
-#include "host/lua/value_conversion.h"
+#include "host/lua/core/value_conversion.h"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "host/lua/guarded.h"
-#include "host/lua/sandbox.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/sandbox.h"
 
 using namespace luaform;
 using engine::Type;

@@ -1,4 +1,4 @@
-#include "host/protocol/fromproto.h"
+#include "host/protocol/tfplugin/fromproto.h"
 
 #include <doctest/doctest.h>
 

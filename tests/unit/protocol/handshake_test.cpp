@@ -1,4 +1,4 @@
-#include "host/protocol/handshake.h"
+#include "host/protocol/goplugin/handshake.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "host/protocol/plugin_server.h"
+#include "host/protocol/goplugin/plugin_server.h"
 
 #include <doctest/doctest.h>
 
@@ -8,12 +8,12 @@
 #include <stdexcept>
 #include <thread>
 
+#include "host/protocol/goplugin/socket_path.h"
+#include "host/protocol/goplugin/tls_certificate.h"
 #include "host/protocol/proto/go_plugin.grpc.pb.h"
 #include "host/protocol/proto/health.grpc.pb.h"
 #include "host/protocol/proto/tfplugin5.grpc.pb.h"
 #include "host/protocol/proto/tfplugin6.grpc.pb.h"
-#include "host/protocol/socket_path.h"
-#include "host/protocol/tls_certificate.h"
 #include "tests/unit/protocol/grpc_client.h"
 #include "tests/unit/protocol/test_provider.h"
 

@@ -1,11 +1,11 @@
-#include "host/protocol/rpc_guard.h"
+#include "host/protocol/tfplugin/rpc_guard.h"
 
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 
 #include "host/protocol/proto/tfplugin6.pb.h"
-#include "host/protocol/unsupported.h"
+#include "host/protocol/tfplugin/unsupported.h"
 
 namespace luaform::protocol {
 namespace {

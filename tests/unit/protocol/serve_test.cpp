@@ -1,6 +1,6 @@
 // serve() end to end, in-process: stdout is captured to read the handshake line the way the
 // CLI does, then a client connects, and Shutdown or SIGTERM ends serve().
-#include "host/protocol/serve.h"
+#include "host/protocol/goplugin/serve.h"
 
 #include <doctest/doctest.h>
 #include <openssl/evp.h>
@@ -19,10 +19,10 @@
 #include <streambuf>
 #include <vector>
 
+#include "host/protocol/goplugin/tls_certificate.h"
 #include "host/protocol/proto/go_plugin.grpc.pb.h"
 #include "host/protocol/proto/tfplugin5.grpc.pb.h"
 #include "host/protocol/proto/tfplugin6.grpc.pb.h"
-#include "host/protocol/tls_certificate.h"
 #include "tests/unit/protocol/grpc_client.h"
 #include "tests/unit/protocol/scoped_env.h"
 #include "tests/unit/protocol/test_provider.h"

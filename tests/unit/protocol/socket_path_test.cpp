@@ -1,4 +1,4 @@
-#include "host/protocol/socket_path.h"
+#include "host/protocol/goplugin/socket_path.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>

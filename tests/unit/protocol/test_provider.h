@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "host/engine/provider_service.h"
+#include "host/engine/rpc/provider_service.h"
 #include "tests/unit/engine/scripted_logic.h"
 
 namespace luaform::protocol::testing {

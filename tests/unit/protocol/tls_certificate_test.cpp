@@ -1,4 +1,4 @@
-#include "host/protocol/tls_certificate.h"
+#include "host/protocol/goplugin/tls_certificate.h"
 
 #include <doctest/doctest.h>
 #include <openssl/bn.h>

@@ -1,8 +1,8 @@
-#include "host/protocol/toproto.h"
+#include "host/protocol/tfplugin/toproto.h"
 
 #include <doctest/doctest.h>
 
-#include "host/engine/json_codec.h"
+#include "host/engine/codec/json_codec.h"
 #include "host/protocol/proto/tfplugin5.pb.h"
 #include "host/protocol/proto/tfplugin6.pb.h"
 #include "tests/unit/protocol/test_provider.h"

@@ -1,0 +1,80 @@
+// PlanAction and InvokeAction: an `action` block's operation (Terraform 1.14), which changes
+// nothing in state. The plan asks the action's own check, once its configuration is known (a
+// lifecycle trigger may plan it with values not known yet: the check then waits for the
+// invoke). The invoke streams progress messages as the action reports them, then exactly one
+// completed event with its diagnostics: the CLI ends its reading there, and takes an event
+// that is neither for a broken provider.
+#include <exception>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/service_support.h"
+#include "host/engine/schema/schema_rules.h"
+
+namespace luaform::engine {
+namespace {
+
+// The configuration of the action `req` names, with its defaults and its secrets in scope;
+// nullopt when the action or its configuration is not usable (why goes to `diags`) or when the
+// configuration is not wholly known yet (nothing goes to `diags`).
+std::optional<Value> known_config(const std::map<std::string, Schema>& actions,
+                                  const ActionRequest& req, SecretScope& secrets,
+                                  Diagnostics& diags) {
+  const Schema* schema = detail::find_schema(actions, "action", req.type_name, diags);
+  if (!schema) return std::nullopt;
+  const Value config = detail::decode_dynamic(req.config, schema->block.implied_type(), diags);
+  if (diags.has_errors() || !config.is_wholly_known()) return std::nullopt;
+  Value with_them = with_defaults(schema->block, config, config);
+  secrets.add(schema->block, with_them);
+  return with_them;
+}
+
+}  // namespace
+
+Diagnostics ProviderService::plan_action(const ActionRequest& req) const {
+  return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
+    Diagnostics diags;
+    const std::optional<Value> config = known_config(schema_.actions, req, secrets, diags);
+    if (!config) return diags;
+    try {
+      diags.append(logic_->plan_action(req.type_name, *config));
+    } catch (const std::exception& e) {
+      diags.error(req.type_name + ": plan failed", e.what());
+    }
+    return diags;
+  });
+}
+
+void ProviderService::invoke_action(const ActionRequest& req, const ActionSink& sink) const {
+  ActionEvent completed;
+  completed.completed = true;
+  completed.diagnostics =
+      detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
+        Diagnostics diags;
+        const std::optional<Value> config = known_config(schema_.actions, req, secrets, diags);
+        if (!config) {
+          if (!diags.has_errors()) {
+            diags.error(req.type_name + ": invoke failed",
+                        "The configuration is not wholly known: the CLI invokes an action only "
+                        "once every value it uses is.");
+          }
+          return diags;
+        }
+        const ActionProgress progress = [&](const std::string& message) {
+          ActionEvent event;
+          event.progress = secrets.hide_text(message);
+          sink(event);
+        };
+        try {
+          diags.append(logic_->invoke_action(req.type_name, *config, progress));
+        } catch (const std::exception& e) {
+          diags.error(req.type_name + ": invoke failed", e.what());
+        }
+        return diags;
+      });
+  sink(completed);
+}
+
+}  // namespace luaform::engine

@@ -1,0 +1,128 @@
+// Provider-defined functions: GetFunctions and CallFunction. The CLI checks arguments against
+// the declared parameters before calling; the same rules are applied here again so that a
+// function's script only ever sees arguments of the types it declared.
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/service_support.h"
+#include "host/engine/rules/secrets.h"
+
+namespace luaform::engine {
+namespace {
+
+std::string arguments_expected(const Function& f) {
+  const size_t n = f.parameters.size();
+  std::string text = std::to_string(n) + (n == 1 ? " argument" : " arguments");
+  if (f.variadic) text = "at least " + text;
+  return text;
+}
+
+// The first error of `diags` as one line of text.
+std::string error_text(const Diagnostics& diags) {
+  // The first error, else the first warning (a script left out).
+  for (const bool errors : {true, false}) {
+    for (const auto& d : diags.items()) {
+      if ((d.severity == Severity::Error) != errors) continue;
+      return d.detail.empty() ? d.summary : d.summary + ": " + d.detail;
+    }
+  }
+  return "failed";
+}
+
+// True when `result` may stand as the value of a function returning `returns`.
+bool fits(const Value& result, const Type& returns) {
+  if (returns.is_dynamic()) return true;
+  return result.type() == returns;
+}
+
+}  // namespace
+
+GetFunctionsResponse ProviderService::get_functions() const {
+  GetFunctionsResponse resp;
+  resp.functions = &schema_.functions;
+  resp.diagnostics.append(schema_diagnostics_);
+  return resp;
+}
+
+CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& req) const {
+  CallFunctionResponse resp;
+  auto fail = [&resp](std::string text, std::optional<int64_t> argument = std::nullopt) {
+    resp.error = FunctionFailure{std::move(text), argument};
+    return resp;
+  };
+  auto it = schema_.functions.find(req.name);
+  if (it == schema_.functions.end()) {
+    std::string text = "this provider has no function named \"" + req.name + "\"";
+    if (!schema_diagnostics_.empty()) {
+      text += " (loading the provider: " + error_text(schema_diagnostics_) + ")";
+    }
+    return fail(text);
+  }
+  const Function& f = it->second;
+  const size_t given = req.arguments.size();
+  if (given < f.parameters.size() || (!f.variadic && given > f.parameters.size())) {
+    return fail(req.name + " takes " + arguments_expected(f) + ", got " + std::to_string(given));
+  }
+
+  std::vector<Value> arguments;
+  arguments.reserve(given);
+  bool unknown_result = false;
+  for (size_t i = 0; i < given; ++i) {
+    const FunctionParameter& parameter = *f.parameter_for(i);
+    const auto index = static_cast<int64_t>(i);
+    Diagnostics decoding;
+    Value v = detail::decode_dynamic(req.arguments[i], parameter.type, decoding);
+    if (decoding.has_errors()) {
+      return fail("argument \"" + parameter.name + "\": " + error_text(decoding), index);
+    }
+    if (v.is_null() && !parameter.allow_null) {
+      return fail("argument \"" + parameter.name + "\" must not be null", index);
+    }
+    // cty's rule: a function that does not accept unknown values is not called with one; its
+    // result is simply unknown until the argument is known.
+    if (!v.is_wholly_known() && !parameter.allow_unknown) unknown_result = true;
+    arguments.push_back(std::move(v));
+  }
+  if (unknown_result) {
+    resp.result = detail::encode_dynamic(Value::unknown(f.returns), f.returns);
+    return resp;
+  }
+
+  FunctionOutcome outcome;
+  {
+    // Functions run whether or not the provider is configured; once it is, its secrets are
+    // hidden from what they report and log, as with every other call.
+    const SecretScope secrets(provider_secrets());
+    try {
+      outcome = logic_->call_function(req.name, f, arguments);
+    } catch (const std::exception& e) {
+      outcome.failure = FunctionFailure{req.name + ": " + e.what(), std::nullopt};
+    }
+    if (outcome.failure) outcome.failure->text = redact(outcome.failure->text, secrets.secrets());
+  }
+  if (outcome.failure) {
+    if (outcome.failure->argument && (*outcome.failure->argument < 0 ||
+                                      *outcome.failure->argument >= static_cast<int64_t>(given))) {
+      outcome.failure->argument.reset();  // no such argument: blame the call as a whole
+    }
+    resp.error = std::move(outcome.failure);
+    return resp;
+  }
+  const Value& result = outcome.result;
+  if (!fits(result, f.returns)) {
+    return fail(req.name + " returned a " + result.type().friendly_name() + " where it declares " +
+                f.returns.friendly_name());
+  }
+  if (!result.is_wholly_known()) {
+    // Only an argument can bring an unknown in; from known arguments the result is known.
+    bool any_unknown = false;
+    for (const auto& a : arguments) any_unknown = any_unknown || !a.is_wholly_known();
+    if (!any_unknown) return fail(req.name + " returned an unknown value from known arguments");
+  }
+  resp.result = detail::encode_dynamic(result, f.returns);
+  return resp;
+}
+
+}  // namespace luaform::engine

@@ -1,0 +1,90 @@
+// PlanResourceChange: the diff rules. The CLI proposes "config, plus prior values for
+// computed attributes the config leaves null"; the plan fills in defaults, keeps stored values
+// the resource counts as the same as the configured ones, marks values the provider will
+// compute as unknown, and says which changes force a replacement.
+#include <exception>
+
+#include "host/engine/rpc/customize_diff.h"
+#include "host/engine/rpc/plan_functions.h"
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/service_support.h"
+#include "host/engine/rules/plan_rules.h"
+#include "host/engine/schema/schema_rules.h"
+
+namespace luaform::engine {
+
+PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const {
+  return detail::in_secret_scope<PlanResponse>(provider_secrets(), [&](SecretScope& secrets) {
+    PlanResponse resp;
+    Diagnostics& diags = resp.diagnostics;
+    const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
+    if (!schema) return resp;
+    const Type type = schema->block.implied_type();
+    Value prior = detail::decode_dynamic(req.prior_state, type, diags);
+    Value proposed = detail::decode_dynamic(req.proposed_new_state, type, diags);
+    Value config = detail::decode_dynamic(req.config, type, diags);
+    for (const Value* v : {&prior, &proposed, &config}) secrets.add(schema->block, *v);
+    if (diags.has_errors()) return resp;
+    resp.planned_private = req.prior_private;
+    // An identity never changes in a plan: the object keeps the one stored, and a new object
+    // gets its own when it is created.
+    if (schema->identity && !prior.is_null()) resp.planned_identity = req.prior_identity;
+
+    // The provider's configuration is not known yet: the CLI plans this object in a later
+    // run. What it shows meanwhile is the configuration, with the computed values unknown.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      const Value planned =
+          proposed.is_null()
+              ? proposed
+              : mark_computed_unknown(schema->block, with_defaults(schema->block, proposed, config),
+                                      prior, config);
+      resp.planned_state = detail::encode_dynamic(without_write_only(schema->block, planned), type);
+      return resp;
+    }
+
+    // Destroy (asked only when the plan_destroy capability is advertised): the plan is null;
+    // a resource that checks destroys may warn, or refuse with an error.
+    if (proposed.is_null()) {
+      if (schema->checks_destroy && !prior.is_null()) {
+        ResourceData d(*schema, prior, config, proposed);
+        diags.append(detail::guarded_call(*logic_, Operation::PlanDestroy, req.type_name, d));
+      }
+      resp.planned_state = detail::encode_dynamic(proposed, type);
+      return resp;
+    }
+
+    Value planned = with_defaults(schema->block, proposed, config);
+    if (!prior.is_null()) {
+      // A configured value the resource counts as the same as the stored one is no change.
+      planned = detail::keep_same_values(*logic_, req.type_name, *schema, prior, planned, diags);
+      // requires_replace_if: the logic's verdict on each changed attribute that has one.
+      const ReplaceCheck ask = [&](const AttributePath& path, const Value& before,
+                                   const Value& after) {
+        try {
+          return logic_->requires_replace(req.type_name, path, before, after, diags);
+        } catch (const std::exception& e) {
+          diags.error(
+              req.type_name + ": requires_replace_if of \"" + path_to_string(path) + "\" failed",
+              e.what(), path);
+          return false;
+        }
+      };
+      find_replacements(schema->block, prior, planned, logic_->has_update(req.type_name), {},
+                        resp.requires_replace, ask);
+    }
+    planned = mark_computed_unknown(schema->block, planned, prior, config);
+    planned =
+        plan_with_functions(*logic_, req.type_name, schema->block, prior, config, planned, diags);
+    if (logic_->customizes_diff(req.type_name)) {
+      planned = customize_diff(*logic_, req.type_name, *schema, prior, config, planned,
+                               resp.requires_replace, resp.planned_private, diags);
+    }
+    // The configuration's write-only values reach create and update from the config, never the
+    // plan: the CLI refuses a plan that holds them.
+    resp.planned_state = detail::encode_dynamic(without_write_only(schema->block, planned), type);
+    return resp;
+  });
+}
+
+}  // namespace luaform::engine

@@ -1,0 +1,176 @@
+// The engine's only view of provider-specific logic (the Lua scripts, or a C++ test double):
+// schema, configure, and the CRUD callbacks. The engine applies Terraform's rules around it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/engine/rules/resource_data.h"
+#include "host/engine/schema/schema.h"
+#include "host/engine/value/diagnostics.h"
+#include "host/engine/value/value.h"
+
+namespace luaform::engine {
+
+// Import: the resource's own import function (ProviderLogic::importable), given the user's
+// import id; a logic that imports by id alone does nothing for it.
+// Open, Renew, Close: an ephemeral resource's lifecycle. Renew and Close see only the private
+// data Open (or the last Renew) left; a logic without them does nothing for them.
+// PlanDestroy: a resource's check of a planned destroy (Schema::checks_destroy), given the
+// stored state.
+enum class Operation {
+  Create,
+  Read,
+  Update,
+  Delete,
+  ReadData,
+  CustomizeDiff,
+  Import,
+  Open,
+  Renew,
+  Close,
+  PlanDestroy
+};
+
+const char* operation_name(Operation op);
+
+// Why a provider-defined function call failed: the message, and which argument (0-based) is at
+// fault when one is.
+struct FunctionFailure {
+  std::string text;
+  std::optional<int64_t> argument;
+};
+
+// What a provider-defined function call gives back: the result, or the failure.
+struct FunctionOutcome {
+  Value result;
+  std::optional<FunctionFailure> failure;
+};
+
+// A resource's stored state that a `moved` block hands to another resource type.
+struct MoveSource {
+  std::string provider_address;  // "registry.opentofu.org/luaform/example"
+  std::string type_name;
+  int64_t schema_version = 0;
+  std::string raw_json;  // the stored attributes
+  // The source's stored identity (JSON, empty when it has none) and its identity version.
+  std::string identity_json{};
+  int64_t identity_version = 0;
+};
+
+// What a plan function sees of the attribute at `path` (at the top of the resource, or in an
+// element of a block or nested attribute): the objects holding it in the prior state, the
+// configuration and the plan so far (null when there is none), and the whole planned resource.
+struct PlanContext {
+  AttributePath path;
+  Value prior;
+  Value config;
+  Value planned;
+  Value resource;
+};
+
+// One object a list resource found: its identity (of the resource's identity type), a name for
+// people, and, when the logic has it at hand, the whole object (of the resource's type). A
+// listed element that is not usable carries a warning instead, and the listing goes on.
+struct ListedObject {
+  Value identity;
+  std::string display_name;
+  std::optional<Value> object;
+  Diagnostics diagnostics;
+};
+// Runs an operation of the listed resource type on the logic's state that is listing, while it
+// lists (import and read of a listed object, when the CLI asks for whole objects).
+using ListedCall = std::function<Diagnostics(Operation, ResourceData&)>;
+// Takes each object as it is found; false when no more are wanted (the limit is reached, or the
+// CLI stopped reading), and the logic should stop listing.
+using ListEmit = std::function<bool(ListedObject, const ListedCall&)>;
+// What the CLI asked for: how many objects at most, and whether it wants whole objects.
+struct ListOptions {
+  int64_t limit = 0;
+  bool include_resource = false;
+};
+
+// Reports an invoked action's progress to the CLI as it goes ("copying 3 of 10 files").
+using ActionProgress = std::function<void(const std::string&)>;
+
+class ProviderLogic {
+ public:
+  virtual ~ProviderLogic() = default;
+
+  // Problems found while loading the logic (a script with a syntax error, a bad schema).
+  // Reported as error diagnostics by every RPC that needs the schema.
+  virtual const Diagnostics& load_diagnostics() const = 0;
+  virtual const ProviderSchema& schema() const = 0;
+  // False when the resource type declares no update function: every argument forces new.
+  virtual bool has_update(const std::string& resource_type) const = 0;
+  // True when the resource type has its own say in plans (customize_diff).
+  virtual bool customizes_diff(const std::string& resource_type) const = 0;
+  // True when `terraform import` by id is supported for the type.
+  virtual bool importable(const std::string& resource_type) const = 0;
+  // True when the type can take over the state of another (a `moved` block across types).
+  virtual bool moves_state(const std::string& resource_type) const = 0;
+
+  // Runs the validate functions declared for the attribute at `path` (one with has_validate) on
+  // a known, non-null value. Called before configure, so it cannot use the client.
+  virtual Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
+                                     const AttributePath& path, const Value& value) = 0;
+  // True when the resource's diff_suppress / state_func for the attribute at `path` (one with
+  // has_equivalence) counts `earlier` and `later` as the same value. A failing check counts
+  // them as different and explains why in `diags`.
+  virtual bool same_value(const std::string& resource_type, const AttributePath& path,
+                          const Value& earlier, const Value& later, Diagnostics& diags) = 0;
+  // The resource's requires_replace_if for the attribute at `path` (one with
+  // has_requires_replace_if): true when changing it from `prior` to `planned` (either may hold
+  // unknown values) replaces the object. A failing check explains why in `diags`.
+  virtual bool requires_replace(const std::string& resource_type, const AttributePath& path,
+                                const Value& prior, const Value& planned, Diagnostics& diags) = 0;
+  // The resource's plan function for the attribute `attribute` at `at.path` (one with
+  // has_plan_function): the value to plan for it. nullopt keeps the plan's value.
+  virtual std::optional<Value> plan_attribute(const std::string& resource_type,
+                                              const Attribute& attribute, const PlanContext& at,
+                                              Diagnostics& diags) = 0;
+  // Turns a state stored under schema version `from_version` (older than the current one) into
+  // a value of the current schema's type `current`. nullopt when the type declares no upgrade
+  // functions: the stored state is then read as it is. Problems go to `diags`.
+  virtual std::optional<Value> upgrade_state(const std::string& type_name, int64_t from_version,
+                                             const std::string& raw_json, const Type& current,
+                                             Diagnostics& diags) = 0;
+  // Turns an identity stored under identity version `from_version` (older than the current
+  // one) into a value of the current identity type `current`. nullopt when the type declares no
+  // identity upgrades. Problems go to `diags`.
+  virtual std::optional<Value> upgrade_identity(const std::string& type_name, int64_t from_version,
+                                                const std::string& raw_json, const Type& current,
+                                                Diagnostics& diags) = 0;
+  // Turns `source` into a state of `target_type` (whose object type is `target`) with the
+  // target's own function. nullopt without errors: it does not take states of that source.
+  virtual std::optional<Value> move_state(const std::string& target_type, const MoveSource& source,
+                                          const Type& target, Diagnostics& diags) = 0;
+  // Called once per provider instance with the provider block's configuration.
+  virtual Diagnostics configure(const Value& config) = 0;
+  // Runs one resource or data source operation against `d`. Safe to call concurrently.
+  virtual Diagnostics call(Operation op, const std::string& type_name, ResourceData& d) = 0;
+  // Runs the provider-defined function `name`, declared as `declared` in schema().functions, on
+  // arguments already checked against its parameters. Functions never see the provider's
+  // configuration: the CLI calls them before, and without, ConfigureProvider.
+  virtual FunctionOutcome call_function(const std::string& name, const Function& declared,
+                                        const std::vector<Value>& arguments) = 0;
+  // Lists the remote objects of `resource_type` (whose schema as served is `resource`) that
+  // `config` (the list block's, of schema().list_resources) selects, handing each to `emit` as
+  // it is found. Errors end the listing; warnings do not.
+  virtual Diagnostics list(const std::string& resource_type, const Schema& resource,
+                           const Value& config, const ListOptions& options,
+                           const ListEmit& emit) = 0;
+  // The action's plan-time check of its wholly known configuration: warnings, or an error that
+  // fails the plan. A logic without one has nothing to say.
+  virtual Diagnostics plan_action(const std::string& action_type, const Value& config) = 0;
+  // Runs the action with its configuration (wholly known), reporting progress as it goes.
+  virtual Diagnostics invoke_action(const std::string& action_type, const Value& config,
+                                    const ActionProgress& progress) = 0;
+  // Asks running calls to stop as soon as they can (StopProvider).
+  virtual void stop() = 0;
+};
+
+}  // namespace luaform::engine

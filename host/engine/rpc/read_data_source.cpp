@@ -1,0 +1,37 @@
+// ReadDataSource: a read-only resource resolved from its configuration. The result must be a
+// wholly known, non-null object.
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/service_support.h"
+#include "host/engine/schema/schema_rules.h"
+
+namespace luaform::engine {
+
+ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) const {
+  return detail::in_secret_scope<ReadDataResponse>(provider_secrets(), [&](SecretScope& secrets) {
+    ReadDataResponse resp;
+    Diagnostics& diags = resp.diagnostics;
+    const Schema* schema =
+        detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
+    if (!schema) return resp;
+    const Type type = schema->block.implied_type();
+    Value config = detail::decode_dynamic(req.config, type, diags);
+    secrets.add(schema->block, config);
+    if (diags.has_errors()) return resp;
+    // Not configured yet: the data source's values stay unknown until a later run reads it.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      resp.state = detail::encode_dynamic(Value::unknown(type), type);
+      return resp;
+    }
+    Value planned = with_defaults(schema->block, config, config);
+    ResourceData d(*schema, Value::null(type), config, planned);
+    diags.append(detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d));
+    if (diags.has_errors()) return resp;
+    // A data source has no lifecycle, so an id is optional for its author; the state needs one.
+    if (d.id().empty()) d.set_id(req.type_name);
+    resp.state = detail::encode_dynamic(d.result(), type);
+    return resp;
+  });
+}
+
+}  // namespace luaform::engine

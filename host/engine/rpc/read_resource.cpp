@@ -1,0 +1,63 @@
+// ReadResource: refresh. A read that clears the id reports that the object is gone, and the
+// CLI removes it from state; a read that fails keeps the current state.
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/service_support.h"
+#include "host/engine/rules/resource_identity.h"
+#include "host/engine/rules/zero_values.h"
+#include "host/engine/schema/schema_rules.h"
+
+namespace luaform::engine {
+
+ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
+  return detail::in_secret_scope<ReadResponse>(provider_secrets(), [&](SecretScope& secrets) {
+    ReadResponse resp;
+    Diagnostics& diags = resp.diagnostics;
+    resp.private_data = req.private_data;
+    const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
+    if (!schema) return resp;
+    const Type type = schema->block.implied_type();
+    resp.new_identity = req.current_identity;
+    Value current = detail::decode_dynamic(req.current_state, type, diags);
+    secrets.add(schema->block, current);
+    const Value current_identity = detail::decode_identity(*schema, req.current_identity, diags);
+    if (diags.has_errors() || current.is_null()) {
+      resp.new_state = req.current_state;
+      return resp;
+    }
+    // Not configured yet: the stored state stands until a later run can refresh it.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      resp.new_state = req.current_state;
+      return resp;
+    }
+    ResourceData d(*schema, current, Value::null(type), Value::null(type));
+    d.set_private_data(req.private_data);
+    d.set_given_identity(current_identity);
+    diags.append(detail::guarded_call(*logic_, Operation::Read, req.type_name, d));
+    if (diags.has_errors()) {
+      resp.new_state = detail::encode_dynamic(current, type);
+      return resp;
+    }
+    resp.private_data = d.private_data();
+    // A value read back that the resource counts as the same as the stored one keeps the stored
+    // spelling: no drift to report.
+    // The same for the zero value of an argument read back where the state holds null, or the
+    // other way round (see zero_values.h).
+    const Value read = keep_zero_spelling(
+        schema->block, current,
+        detail::keep_same_values(*logic_, req.type_name, *schema, current, d.result(), diags));
+    resp.new_state = detail::encode_dynamic(without_write_only(schema->block, read), type);
+    // An object stored before its resource had an identity (or imported by id) gets one here.
+    if (schema->identity) {
+      const Value identity = identity_of(*schema->identity, read, d);
+      if (!read.is_null()) {
+        check_identity(*schema->identity, current_identity, identity, req.type_name + ": read",
+                       diags);
+      }
+      resp.new_identity = detail::encode_identity(*schema, identity);
+    }
+    return resp;
+  });
+}
+
+}  // namespace luaform::engine

@@ -1,0 +1,93 @@
+#include "host/engine/rpc/service_support.h"
+
+#include <exception>
+
+#include "host/engine/codec/json_codec.h"
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/rules/equivalence.h"
+#include "host/engine/rules/resource_identity.h"
+
+namespace luaform::engine::detail {
+
+Value decode_dynamic(const DynamicValue& dv, const Type& type, Diagnostics& diags) {
+  if (!dv.msgpack.empty()) return decode_msgpack(dv.msgpack, type, diags);
+  if (!dv.json.empty()) return decode_value_json(dv.json, type, diags);
+  return Value::null(type);
+}
+
+DynamicValue encode_dynamic(const Value& v, const Type& type) {
+  return DynamicValue{encode_msgpack(v, type), {}};
+}
+
+Value decode_identity(const Schema& schema, const DynamicValue& dv, Diagnostics& diags) {
+  if (!schema.identity) return Value::null(Type::dynamic());
+  return decode_dynamic(dv, schema.identity->implied_type(), diags);
+}
+
+DynamicValue encode_identity(const Schema& schema, const Value& identity) {
+  if (!schema.identity || identity.is_null()) return {};
+  return encode_dynamic(identity, schema.identity->implied_type());
+}
+
+const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
+                          const std::string& type_name, Diagnostics& diags) {
+  auto it = schemas.find(type_name);
+  if (it != schemas.end()) return &it->second;
+  diags.error("Unknown " + kind + " type \"" + type_name + "\"",
+              "This provider has no " + kind + " named \"" + type_name +
+                  "\". Check that its script loaded without errors.");
+  return nullptr;
+}
+
+Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
+                         ResourceData& d) {
+  Diagnostics diags;
+  try {
+    diags = logic.call(op, type_name, d);
+  } catch (const std::exception& e) {
+    diags.error(type_name + ": " + operation_name(op) + " failed", e.what());
+  }
+  // What the call set (a generated password) is a secret of the RPC from now on: the RPC's
+  // scope hides it, here and in whatever else it reports, when it returns.
+  for (auto& secret : d.sensitive_texts()) add_secret_in_scope(std::move(secret));
+  return diags;
+}
+
+Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+                       const Value& earlier, const Value& later, Diagnostics& diags) {
+  if (!has_equivalence(schema.block)) return later;
+  return keep_equivalent(schema.block, earlier, later,
+                         [&](const AttributePath& path, const Value& a, const Value& b) {
+                           try {
+                             return logic.same_value(type_name, path, a, b, diags);
+                           } catch (const std::exception& e) {
+                             diags.error(type_name + ": diff_suppress failed", e.what(), path);
+                             return false;
+                           }
+                         });
+}
+
+bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
+                         ResourceData& d, Diagnostics& diags) {
+  for (const IdentityAttribute& a : schema.identity->attributes) {
+    if (a.required_for_import && given.get_attribute(a.name).is_null()) {
+      diags.error("Cannot import " + type_name + " by identity",
+                  "The identity leaves \"" + a.name + "\" unset, and it is required for import.",
+                  {AttributeName{a.name}});
+    }
+  }
+  if (diags.has_errors()) return false;
+  d.set_given_identity(given);
+  const Value start = object_from_identity(schema.block, given);
+  for (const auto& [name, value] : start.attributes()) {
+    if (value.is_null()) continue;
+    if (name == "id") {
+      d.set_id(value.as_string());
+    } else {
+      diags.append(d.set(name, value));
+    }
+  }
+  return !diags.has_errors();
+}
+
+}  // namespace luaform::engine::detail

@@ -1,0 +1,62 @@
+// Helpers shared by the RPC implementations of ProviderService (not part of its interface).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/rules/secret_scope.h"
+#include "host/engine/schema/schema.h"
+#include "host/engine/value/diagnostics.h"
+#include "host/engine/value/value.h"
+
+namespace luaform::engine::detail {
+
+// Decodes whichever encoding is present; an empty DynamicValue is a null of `type`.
+Value decode_dynamic(const DynamicValue& dv, const Type& type, Diagnostics& diags);
+DynamicValue encode_dynamic(const Value& v, const Type& type);
+
+// A resource's identity as the CLI sent it: null when the schema declares none or the CLI sent
+// none (an older CLI, an object created before the identity existed).
+Value decode_identity(const Schema& schema, const DynamicValue& dv, Diagnostics& diags);
+// An identity for the CLI: nothing when the schema declares none or `identity` is null.
+DynamicValue encode_identity(const Schema& schema, const Value& identity);
+
+// The schema of a resource or data source, or null with an error naming the type.
+const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
+                          const std::string& type_name, Diagnostics& diags);
+
+// Runs one RPC: `body(scope)`, with the provider configuration's secrets in scope, and with
+// every secret in scope hidden in the diagnostics of the response it returns. The body adds
+// the secrets of the values its request carries as it decodes them.
+template <class Response, class Body>
+Response in_secret_scope(std::shared_ptr<const std::vector<std::string>> provider_secrets,
+                         Body&& body) {
+  SecretScope scope(std::move(provider_secrets));
+  Response resp = body(scope);
+  if constexpr (std::is_same_v<Response, Diagnostics>) {
+    return scope.hide(resp);
+  } else {
+    resp.diagnostics = scope.hide(resp.diagnostics);
+    return resp;
+  }
+}
+
+// Runs a logic call and attaches a summary naming the operation when the logic throws. The
+// sensitive values `d` holds when the call ends join the secrets in scope, which the RPC's
+// in_secret_scope hides from everything it reports. Call it inside in_secret_scope.
+Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
+                         ResourceData& d);
+
+// Fills `d` from an import block's identity: every attribute of the same name and type, the id
+// included. False, with the reason in `diags`, when the identity lacks a required attribute.
+bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
+                         ResourceData& d, Diagnostics& diags);
+
+// keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same.
+Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+                       const Value& earlier, const Value& later, Diagnostics& diags);
+
+}  // namespace luaform::engine::detail

@@ -1,0 +1,103 @@
+#include "host/lua/modules/diagnostics_module.h"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "host/engine/schema/schema_rules.h"
+#include "host/lua/core/call_context.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/script_where.h"
+
+namespace luaform::lua {
+namespace {
+
+std::string optional_string(lua_State* L, int table, const char* name) {
+  lua_getfield(L, table, name);
+  std::string out;
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    out = lua_tostring(L, -1);
+  } else if (!lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    throw std::runtime_error(std::string(name) + " must be a string");
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
+// Reads fail's or warn's argument: a message, or a table of summary, detail and path.
+engine::Diagnostic read_diagnostic(lua_State* L, engine::Severity severity, const char* what) {
+  engine::Diagnostic d;
+  d.severity = severity;
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    d.detail = lua_tostring(L, 1);
+    return d;
+  }
+  if (!lua_istable(L, 1)) {
+    throw std::runtime_error(std::string(what) +
+                             " expects a message or a table { summary =, detail =, path = }");
+  }
+  d.summary = optional_string(L, 1, "summary");
+  d.detail = optional_string(L, 1, "detail");
+  if (d.summary.empty() && d.detail.empty()) {
+    throw std::runtime_error(std::string(what) + " needs a summary or a detail");
+  }
+  const std::string address = optional_string(L, 1, "path");
+  const CallContext* context = call_context_of(L);
+  if (!address.empty() && context != nullptr && context->schema != nullptr) {
+    d.path = engine::attribute_path(context->schema->block.implied_type(), address);
+  }
+  return d;
+}
+
+// tf.fail { argument = N }: which argument of a provider-defined function is at fault.
+std::optional<int64_t> failing_argument(lua_State* L) {
+  if (!lua_istable(L, 1)) return std::nullopt;
+  std::optional<int64_t> argument;
+  const int type = lua_getfield(L, 1, "argument");
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1) {
+    argument = lua_tointeger(L, -1);
+  } else if (type != LUA_TNIL) {
+    lua_pop(L, 1);
+    throw std::runtime_error("argument must be the position of an argument, counting from 1");
+  }
+  lua_pop(L, 1);
+  return argument;
+}
+
+int fail(lua_State* L) {
+  engine::Diagnostic d = read_diagnostic(L, engine::Severity::Error, "tf.fail");
+  const std::optional<int64_t> argument = failing_argument(L);
+  // The message names the line, as every error does; the diagnostic keeps the author's words,
+  // and the call that reports it adds where it was raised to the detail.
+  std::string message = script_where(L) + (d.detail.empty() ? d.summary : d.detail);
+  if (CallContext* context = call_context_of(L)) {
+    context->failure = d;
+    context->failure_message = message;
+    context->failure_argument = argument;
+  }
+  lua_pushlstring(L, message.data(), message.size());
+  return lua_error(L);
+}
+
+int warn(lua_State* L) {
+  engine::Diagnostic d = read_diagnostic(L, engine::Severity::Warning, "tf.warn");
+  if (d.summary.empty()) {
+    d.summary = d.detail;
+    d.detail.clear();
+  }
+  if (CallContext* context = call_context_of(L)) context->warnings.push_back(std::move(d));
+  return 0;
+}
+
+}  // namespace
+
+int open_diagnostics_module(lua_State* L) {
+  const luaL_Reg functions[] = {
+      {"fail", guarded<fail>}, {"warn", guarded<warn>}, {nullptr, nullptr}};
+  luaL_newlib(L, functions);
+  return 1;
+}
+
+}  // namespace luaform::lua

@@ -1,0 +1,257 @@
+// The ProviderLogic the engine sees for a directory of Lua scripts: schema and load problems
+// from the first state, calls served from a pool of identically loaded and configured states.
+#include "host/lua/provider/lua_provider.h"
+
+#include <atomic>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <set>
+
+#include "host/engine/rules/secrets.h"
+#include "host/lua/provider/state_pool.h"
+
+namespace luaform::lua {
+namespace {
+
+using engine::Diagnostics;
+
+// The CLI runs 10 operations at a time by default (-parallelism), and each one holds a state
+// for as long as its API calls take, so fewer than 10 states made slow creates queue (the
+// benchmark's scenario 4 took 1.4x the ideal with 8). States are made only when calls overlap,
+// so the bound matters only for a larger -parallelism; each idle state costs a few hundred KiB.
+constexpr size_t kMaxStates = 16;
+
+// `scripts` without the files in `failed`.
+ScriptSet without(ScriptSet scripts, const std::set<std::filesystem::path>& failed) {
+  if (scripts.provider_script && failed.contains(*scripts.provider_script)) {
+    scripts.provider_script.reset();
+  }
+  for (auto* kind : {&scripts.resources, &scripts.data_sources, &scripts.ephemeral_resources,
+                     &scripts.functions, &scripts.list_resources, &scripts.actions}) {
+    std::erase_if(*kind, [&](const auto& entry) { return failed.contains(entry.second); });
+  }
+  return scripts;
+}
+
+class LuaProvider : public engine::ProviderLogic {
+ public:
+  LuaProvider(ScriptSet scripts, LoadOptions options)
+      : scripts_(std::move(scripts)),
+        stops_(options.stops ? std::move(options.stops)
+                             : std::make_shared<std::atomic<uint64_t>>(0)),
+        load_timeout_(options.load_timeout) {
+    std::unique_ptr<ScriptState> first;
+    try {
+      first = std::make_unique<ScriptState>(scripts_, stops_.get(), &report_, load_timeout_);
+    } catch (const std::exception& e) {
+      report_.diagnostics.error("Cannot start Lua", e.what());
+    }
+    // Later states leave out what failed in the first: a script that ran into the load
+    // timeout would otherwise cost every new state that long.
+    later_scripts_ = without(scripts_, report_.failed);
+    pool_ = std::make_unique<StatePool>(
+        [this] {
+          return std::make_unique<ScriptState>(later_scripts_, stops_.get(), nullptr,
+                                               load_timeout_);
+        },
+        kMaxStates, std::move(first));
+  }
+
+  const Diagnostics& load_diagnostics() const override { return report_.diagnostics; }
+  const engine::ProviderSchema& schema() const override { return report_.schema; }
+  bool has_update(const std::string& type) const override {
+    return report_.with_update.count(type) > 0;
+  }
+  bool customizes_diff(const std::string& type) const override {
+    return report_.customizing.count(type) > 0;
+  }
+  bool importable(const std::string& type) const override {
+    return report_.importable.count(type) > 0;
+  }
+  bool moves_state(const std::string& type) const override {
+    return report_.moving.count(type) > 0;
+  }
+
+  // Validation comes before ConfigureProvider, so it runs on any state, configured or not.
+  Diagnostics validate_value(engine::SchemaOwner owner, const std::string& type_name,
+                             const engine::AttributePath& path,
+                             const engine::Value& value) override {
+    auto state = pool_->borrow();
+    return state->validate(owner, type_name, path, value);
+  }
+
+  // diff_suppress and state_func compare values without the client: any state will do.
+  bool same_value(const std::string& type_name, const engine::AttributePath& path,
+                  const engine::Value& earlier, const engine::Value& later,
+                  Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    return state->same_value(type_name, path, earlier, later, diags);
+  }
+
+  std::optional<engine::Value> plan_attribute(const std::string& type_name,
+                                              const engine::Attribute& attribute,
+                                              const engine::PlanContext& at,
+                                              Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
+    return state->plan_attribute(type_name, attribute, at, diags);
+  }
+
+  // Plans come after ConfigureProvider: the check gets the client.
+  bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
+                        const engine::Value& prior, const engine::Value& planned,
+                        Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return false;
+    return state->requires_replace(type_name, path, prior, planned, diags);
+  }
+
+  std::optional<engine::Value> upgrade_state(const std::string& type_name, int64_t from_version,
+                                             const std::string& raw_json,
+                                             const engine::Type& current,
+                                             Diagnostics& diags) override {
+    auto schema = report_.schema.resources.find(type_name);
+    if (schema == report_.schema.resources.end()) return std::nullopt;
+    auto state = pool_->borrow();
+    // Upgrade functions may call the API (helper/schema passes them the client too); before
+    // ConfigureProvider they get nil.
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
+    return state->upgrade(ScriptState::Stored::State, type_name, from_version,
+                          schema->second.version, raw_json, current, diags);
+  }
+
+  std::optional<engine::Value> upgrade_identity(const std::string& type_name, int64_t from_version,
+                                                const std::string& raw_json,
+                                                const engine::Type& current,
+                                                Diagnostics& diags) override {
+    auto schema = report_.schema.resources.find(type_name);
+    if (schema == report_.schema.resources.end() || !schema->second.identity) return std::nullopt;
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
+    return state->upgrade(ScriptState::Stored::Identity, type_name, from_version,
+                          schema->second.identity->version, raw_json, current, diags);
+  }
+
+  // Like upgrades, moves may come before ConfigureProvider: move_state then gets a nil client.
+  std::optional<engine::Value> move_state(const std::string& target_type,
+                                          const engine::MoveSource& source,
+                                          const engine::Type& target, Diagnostics& diags) override {
+    auto state = pool_->borrow();
+    diags.append(ensure_configured(*state));
+    if (diags.has_errors()) return std::nullopt;
+    return state->move_state(target_type, source, target, diags);
+  }
+
+  Diagnostics configure(const engine::Value& config) override {
+    {
+      std::lock_guard<std::mutex> lock(config_mutex_);
+      config_ = config;
+      ++generation_;
+    }
+    Diagnostics diags;
+    try {
+      auto state = pool_->borrow();
+      diags.append(ensure_configured(*state));
+    } catch (const std::exception& e) {
+      diags.error("Provider configuration failed", e.what());
+    }
+    return diags;
+  }
+
+  Diagnostics call(engine::Operation op, const std::string& type_name,
+                   engine::ResourceData& d) override {
+    Diagnostics diags;
+    const std::string failed = type_name + ": " + engine::operation_name(op) + " failed";
+    try {
+      auto state = pool_->borrow();
+      Diagnostics configured = ensure_configured(*state);
+      if (configured.has_errors()) return configured;
+      diags.append(state->call(op, type_name, d));
+    } catch (const std::exception& e) {
+      diags.error(failed, e.what());
+    }
+    return diags;
+  }
+
+  // A listing holds one configured state for as long as it runs; the reads of listed objects
+  // run on that state too.
+  Diagnostics list(const std::string& type_name, const engine::Schema& resource,
+                   const engine::Value& config, const engine::ListOptions& options,
+                   const engine::ListEmit& emit) override {
+    return on_configured_state(
+        [&](ScriptState& state) { return state.list(type_name, resource, config, options, emit); });
+  }
+
+  // Actions run after ConfigureProvider, with the client.
+  Diagnostics plan_action(const std::string& type_name, const engine::Value& config) override {
+    return on_configured_state(
+        [&](ScriptState& state) { return state.plan_action(type_name, config); });
+  }
+  Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
+                            const engine::ActionProgress& progress) override {
+    return on_configured_state(
+        [&](ScriptState& state) { return state.invoke_action(type_name, config, progress); });
+  }
+
+  // Functions run on any state, configured or not: the CLI calls them without configuring.
+  engine::FunctionOutcome call_function(const std::string& name, const engine::Function& declared,
+                                        const std::vector<engine::Value>& arguments) override {
+    auto state = pool_->borrow();
+    return state->call_function(name, arguments, declared);
+  }
+
+  // Ends the calls in flight; calls that begin later run (in --debug mode the provider lives on
+  // through many CLI commands, each of which may be interrupted).
+  void stop() override { stops_->fetch_add(1); }
+
+ private:
+  // `run` on a borrowed state configured with the latest configuration, or why it could not be.
+  template <class Run>
+  Diagnostics on_configured_state(Run&& run) {
+    auto state = pool_->borrow();
+    Diagnostics configured = ensure_configured(*state);
+    if (configured.has_errors()) return configured;
+    return run(*state);
+  }
+
+  // Every state runs configure with the latest configuration before its next call, so a state
+  // created after ConfigureProvider has the same client as the first.
+  Diagnostics ensure_configured(ScriptState& state) {
+    engine::Value config;
+    uint64_t generation = 0;
+    {
+      std::lock_guard<std::mutex> lock(config_mutex_);
+      generation = generation_;
+      config = config_;
+    }
+    if (generation == 0 || state.configured_generation == generation) return {};
+    Diagnostics diags =
+        state.configure(config, engine::sensitive_texts(report_.schema.provider.block, config));
+    if (!diags.has_errors()) state.configured_generation = generation;
+    return diags;
+  }
+
+  const ScriptSet scripts_;
+  ScriptSet later_scripts_;  // scripts_ without those the first state could not load
+  const std::shared_ptr<std::atomic<uint64_t>> stops_;
+  const std::chrono::milliseconds load_timeout_;
+  LoadReport report_;
+  std::mutex config_mutex_;
+  engine::Value config_;
+  uint64_t generation_ = 0;  // 0: configure has not been called
+  std::unique_ptr<StatePool> pool_;
+};
+
+}  // namespace
+
+std::shared_ptr<engine::ProviderLogic> load_provider(const ScriptSet& scripts,
+                                                     LoadOptions options) {
+  return std::make_shared<LuaProvider>(scripts, std::move(options));
+}
+
+}  // namespace luaform::lua

@@ -1,0 +1,141 @@
+// One lua_State with a provider's scripts loaded: the unit the pool lends to a call. It keeps
+// each script's definition table and the client configure returned in the Lua registry.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "host/engine/rpc/provider_logic.h"
+#include "host/engine/rules/resource_data.h"
+#include "host/engine/schema/schema.h"
+#include "host/engine/value/diagnostics.h"
+#include "host/lua/core/call_context.h"
+#include "host/lua/core/sandbox.h"
+#include "host/lua/core/script_set.h"
+
+namespace luaform::lua {
+
+// What loading the scripts found out, recorded once, from the first state.
+struct LoadReport {
+  engine::Diagnostics diagnostics;
+  engine::ProviderSchema schema;
+  std::set<std::string> with_update;       // resource types declaring update
+  std::set<std::string> importable;        // resource types declaring import
+  std::set<std::string> customizing;       // resource types declaring customize_diff
+  std::set<std::string> moving;            // resource types declaring move_state
+  std::set<std::filesystem::path> failed;  // scripts that did not load
+};
+
+class ScriptState {
+ public:
+  // Creates the state and runs every script; a script that fails is left out and, when
+  // `report` is given, described there. Throws std::runtime_error only when Lua cannot even
+  // create the state.
+  // `stops` counts the provider's StopProvider calls (see RunLimits); a stop ends loading too.
+  // Loading all scripts may take `load_timeout`: a script still running then fails to load.
+  ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops, LoadReport* report,
+              std::chrono::milliseconds load_timeout);
+  ScriptState(const ScriptState&) = delete;
+  ScriptState& operator=(const ScriptState&) = delete;
+
+  // Runs provider.lua's configure(config) and keeps what it returns as the client. `secrets`
+  // are the configuration's sensitive texts, hidden from this state's log lines from now on.
+  engine::Diagnostics configure(const engine::Value& config, std::vector<std::string> secrets);
+  // Runs the validate functions of the attribute at `path` in the definition of `owner` /
+  // `type_name` on `value`: each message a validator returns is an error diagnostic.
+  engine::Diagnostics validate(engine::SchemaOwner owner, const std::string& type_name,
+                               const engine::AttributePath& path, const engine::Value& value);
+  // The resource's diff_suppress / state_func verdict on two values of the attribute at `path`
+  // (see ProviderLogic::same_value).
+  bool same_value(const std::string& type_name, const engine::AttributePath& path,
+                  const engine::Value& earlier, const engine::Value& later,
+                  engine::Diagnostics& diags);
+  // The resource's plan(p, client) for `attribute` at `at.path`, where p holds the attribute's
+  // `config`, `state` and `planned` values, the planned object holding it as `object` and the
+  // whole planned resource as `resource` (see ProviderLogic::plan_attribute); unknown parts
+  // arrive as tf.unknown.
+  std::optional<engine::Value> plan_attribute(const std::string& type_name,
+                                              const engine::Attribute& attribute,
+                                              const engine::PlanContext& at,
+                                              engine::Diagnostics& diags);
+  // The resource's requires_replace_if(old, new, client) verdict for the attribute at `path`
+  // (see ProviderLogic::requires_replace); unknown parts arrive as tf.unknown.
+  bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
+                        const engine::Value& prior, const engine::Value& planned,
+                        engine::Diagnostics& diags);
+  // Runs the resource's upgrade functions (`upgrade`, or `identity.upgrade` for identities) on
+  // a stored state or identity from `from_version` up to the current version `to_version` (see
+  // ProviderLogic::upgrade_state and upgrade_identity).
+  enum class Stored { State, Identity };
+  std::optional<engine::Value> upgrade(Stored what, const std::string& type_name,
+                                       int64_t from_version, int64_t to_version,
+                                       const std::string& raw_json, const engine::Type& current,
+                                       engine::Diagnostics& diags);
+  // Runs the resource's move_state(source, client) on another resource's stored state (see
+  // ProviderLogic::move_state).
+  std::optional<engine::Value> move_state(const std::string& type_name,
+                                          const engine::MoveSource& source,
+                                          const engine::Type& target, engine::Diagnostics& diags);
+  // Runs one operation. Its diagnostics: the warnings it reported (tf.warn) and, when it
+  // failed, the error ("TYPE: OP failed", or tf.fail's summary and attribute path) whose
+  // detail names the script and line.
+  engine::Diagnostics call(engine::Operation op, const std::string& type_name,
+                           engine::ResourceData& d);
+
+  // Runs the list resource of `type_name` (schema `resource` as served): its list(request, emit,
+  // client) with the list block's `config`, handing each object the script emits to `emit`
+  // (where a listed object's import and read run on this state).
+  engine::Diagnostics list(const std::string& type_name, const engine::Schema& resource,
+                           const engine::Value& config, const engine::ListOptions& options,
+                           const engine::ListEmit& emit);
+  // An action's plan(config, client), when it declares one, and its invoke(config, progress,
+  // client), where progress(message) reports how it is going.
+  engine::Diagnostics plan_action(const std::string& type_name, const engine::Value& config);
+  engine::Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
+                                    const engine::ActionProgress& progress);
+  // Runs the provider-defined function `name`'s run(...) on `arguments`, converting what it
+  // returns to the `declared` return type. A failure's text names the script and line;
+  // tf.fail's `argument` says which argument is at fault.
+  engine::FunctionOutcome call_function(const std::string& name,
+                                        const std::vector<engine::Value>& arguments,
+                                        const engine::Function& declared);
+
+  // Which configuration this state was last configured with (see LuaProvider).
+  uint64_t configured_generation = 0;
+
+  // A call begins on this state: only a StopProvider that comes from now on ends it.
+  void begin_call() {
+    if (limits_.stops != nullptr) limits_.stops_before = limits_.stops->load();
+  }
+
+ private:
+  struct Definition {
+    int ref;              // the tagged table in the registry
+    std::string display;  // the script's name in messages
+  };
+
+  const Definition* definition_of(engine::SchemaOwner owner, const std::string& type_name) const;
+  void load(const std::filesystem::path& file, const char* kind, const std::string& type_name,
+            LoadReport* report);
+
+  const ScriptSet& scripts_;
+  RunLimits limits_;          // before state_: the state's hook reads it until the state is closed
+  CallContext call_context_;  // before state_: its native modules read it
+  StatePtr state_;
+  std::optional<Definition> provider_;
+  std::map<std::string, Definition> resources_;
+  std::map<std::string, Definition> data_sources_;
+  std::map<std::string, Definition> ephemeral_;
+  std::map<std::string, Definition> lists_;
+  std::map<std::string, Definition> actions_;
+  std::map<std::string, Definition> functions_;
+  int client_ref_ = LUA_NOREF;
+};
+
+}  // namespace luaform::lua

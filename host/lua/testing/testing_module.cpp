@@ -1,0 +1,382 @@
+#include "host/lua/testing/testing_module.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "host/engine/codec/msgpack_codec.h"
+#include "host/engine/rpc/provider_service.h"
+#include "host/engine/rules/proposed_new.h"
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/value_conversion.h"
+#include "host/lua/provider/lua_provider.h"
+#include "host/platform/platform.h"
+
+namespace luaform::lua {
+namespace {
+
+namespace fs = std::filesystem;
+using engine::DynamicValue;
+using engine::Type;
+using engine::Value;
+
+constexpr const char* kHandleMetatable = "luaform.testing.provider";
+
+// A configured provider: the service every call of one test's provider goes through.
+struct Handle {
+  std::shared_ptr<engine::ProviderService> service;
+  const engine::ProviderSchema* schema = nullptr;
+};
+
+const ScriptSet& scripts_of(lua_State* L) {
+  return *static_cast<const ScriptSet*>(lua_touserdata(L, lua_upvalueindex(1)));
+}
+
+Handle& check_handle(lua_State* L) {
+  return *static_cast<Handle*>(luaL_checkudata(L, 1, kHandleMetatable));
+}
+
+const engine::Schema& find(const std::map<std::string, engine::Schema>& schemas,
+                           const std::string& kind, const std::string& type_name) {
+  auto it = schemas.find(type_name);
+  if (it != schemas.end()) return it->second;
+  std::string known;
+  for (const auto& entry : schemas) known += (known.empty() ? "" : ", ") + entry.first;
+  throw std::runtime_error("this provider has no " + kind + " \"" + type_name +
+                           "\" (it has: " + (known.empty() ? "none" : known) + ")");
+}
+
+// What a method of the handle is called on: the provider and one resource or data source type
+// (argument 2), with its schema.
+struct Call {
+  Handle& handle;
+  std::string type_name;
+  const engine::Schema& schema;
+  Type type;
+};
+
+Call call_on(lua_State* L,
+             const std::map<std::string, engine::Schema> engine::ProviderSchema::*schemas,
+             const std::string& kind) {
+  Handle& h = check_handle(L);
+  std::string type_name = luaL_checkstring(L, 2);
+  const engine::Schema& schema = find(h.schema->*schemas, kind, type_name);
+  return Call{h, std::move(type_name), schema, schema.block.implied_type()};
+}
+
+Call resource_call(lua_State* L) {
+  return call_on(L, &engine::ProviderSchema::resources, "resource");
+}
+
+// The table at `index` as a value of `type`; nil is null.
+Value pull(lua_State* L, int index, const Type& type, const std::string& what) {
+  if (lua_isnoneornil(L, index)) return Value::null(type);
+  luaL_checktype(L, index, LUA_TTABLE);
+  return to_value(L, index, type, what);
+}
+
+DynamicValue wire(const Value& v, const Type& type) {
+  return DynamicValue{engine::encode_msgpack(v, type), {}};
+}
+
+// The identity argument at `index` for a resource that may have none.
+DynamicValue pull_identity(lua_State* L, int index, const engine::Schema& schema,
+                           const std::string& type_name) {
+  if (!schema.identity || lua_isnoneornil(L, index)) return {};
+  const Type type = schema.identity->implied_type();
+  return wire(pull(L, index, type, type_name + " identity"), type);
+}
+
+std::string optional_string(lua_State* L, int index) {
+  size_t length = 0;
+  const char* text = luaL_optlstring(L, index, "", &length);
+  return {text, length};
+}
+
+void push_diagnostics(lua_State* L, const engine::Diagnostics& diags) {
+  lua_createtable(L, static_cast<int>(diags.items().size()), 0);
+  lua_Integer i = 0;
+  for (const auto& d : diags.items()) {
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, d.severity == engine::Severity::Error ? "error" : "warning");
+    lua_setfield(L, -2, "severity");
+    lua_pushlstring(L, d.summary.data(), d.summary.size());
+    lua_setfield(L, -2, "summary");
+    lua_pushlstring(L, d.detail.data(), d.detail.size());
+    lua_setfield(L, -2, "detail");
+    if (!d.path.empty()) {
+      lua_pushstring(L, engine::path_to_string(d.path).c_str());
+      lua_setfield(L, -2, "attribute");
+    }
+    lua_rawseti(L, -2, ++i);
+  }
+}
+
+// Sets field `name` of the table on top to the decoded value (left out when null or absent).
+void set_value_field(lua_State* L, const char* name, const DynamicValue& dv, const Type& type,
+                     engine::Diagnostics& diags) {
+  if (dv.empty()) return;
+  const Value v = engine::decode_msgpack(dv.msgpack, type, diags);
+  if (v.is_null()) return;
+  push_value(L, v, Unknowns::Marked);
+  lua_setfield(L, -2, name);
+}
+
+void set_string_field(lua_State* L, const char* name, const std::string& text) {
+  lua_pushlstring(L, text.data(), text.size());
+  lua_setfield(L, -2, name);
+}
+
+void set_identity_field(lua_State* L, const engine::Schema& schema, const DynamicValue& dv,
+                        engine::Diagnostics& diags) {
+  if (schema.identity) set_value_field(L, "identity", dv, schema.identity->implied_type(), diags);
+}
+
+// Pushes { ..., diagnostics } once the caller has filled in the rest with `fill`.
+template <class Fill>
+int push_result(lua_State* L, engine::Diagnostics diags, Fill&& fill) {
+  lua_newtable(L);
+  fill(diags);
+  push_diagnostics(L, diags);
+  lua_setfield(L, -2, "diagnostics");
+  return 1;
+}
+
+int provider(lua_State* L) {
+  const ScriptSet& scripts = scripts_of(L);
+  auto service = std::make_shared<engine::ProviderService>(load_provider(scripts));
+  auto schema = service->get_provider_schema();
+  engine::Diagnostics diags = schema.diagnostics;
+  if (diags.has_errors() || schema.schema == nullptr) {
+    lua_pushnil(L);
+    push_diagnostics(L, diags);
+    return 2;
+  }
+  const Type type = schema.schema->provider.block.implied_type();
+  engine::ValidateRequest validate;
+  validate.config = wire(pull(L, 1, type, "provider"), type);
+  diags.append(service->validate_provider_config(validate));
+  if (!diags.has_errors()) {
+    diags.append(service->configure_provider({"luaform-test", validate.config}));
+  }
+  if (diags.has_errors()) {
+    lua_pushnil(L);
+    push_diagnostics(L, diags);
+    return 2;
+  }
+  auto* handle = static_cast<Handle*>(lua_newuserdatauv(L, sizeof(Handle), 0));
+  new (handle) Handle{service, schema.schema};
+  luaL_setmetatable(L, kHandleMetatable);
+  push_diagnostics(L, diags);
+  return 2;
+}
+
+int handle_gc(lua_State* L) {
+  check_handle(L).~Handle();
+  return 0;
+}
+
+int validate(lua_State* L) {
+  const Call c = resource_call(L);
+  engine::ValidateRequest req;
+  req.type_name = c.type_name;
+  req.config = wire(pull(L, 3, c.type, c.type_name), c.type);
+  req.write_only_allowed = true;
+  push_diagnostics(L, c.handle.service->validate_resource_config(req));
+  return 1;
+}
+
+int plan(lua_State* L) {
+  const Call c = resource_call(L);
+  const Value prior = pull(L, 3, c.type, c.type_name);
+  const Value config = pull(L, 4, c.type, c.type_name);
+  engine::PlanRequest req;
+  req.type_name = c.type_name;
+  req.prior_state = wire(prior, c.type);
+  req.config = wire(config, c.type);
+  req.proposed_new_state = wire(engine::proposed_new_state(c.schema.block, prior, config), c.type);
+  req.prior_private = optional_string(L, 5);
+  req.prior_identity = pull_identity(L, 6, c.schema, c.type_name);
+  auto resp = c.handle.service->plan_resource_change(req);
+  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
+    set_value_field(L, "planned", resp.planned_state, c.type, diags);
+    set_string_field(L, "private", resp.planned_private);
+    set_identity_field(L, c.schema, resp.planned_identity, diags);
+    lua_createtable(L, static_cast<int>(resp.requires_replace.size()), 0);
+    lua_Integer i = 0;
+    for (const auto& path : resp.requires_replace) {
+      lua_pushstring(L, engine::path_to_string(path).c_str());
+      lua_rawseti(L, -2, ++i);
+    }
+    lua_setfield(L, -2, "requires_replace");
+  });
+}
+
+int apply(lua_State* L) {
+  const Call c = resource_call(L);
+  engine::ApplyRequest req;
+  req.type_name = c.type_name;
+  req.prior_state = wire(pull(L, 3, c.type, c.type_name), c.type);
+  req.planned_state = wire(pull(L, 4, c.type, c.type_name), c.type);
+  req.config = wire(pull(L, 5, c.type, c.type_name), c.type);
+  req.planned_private = optional_string(L, 6);
+  req.planned_identity = pull_identity(L, 7, c.schema, c.type_name);
+  auto resp = c.handle.service->apply_resource_change(req);
+  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
+    set_value_field(L, "state", resp.new_state, c.type, diags);
+    set_string_field(L, "private", resp.private_data);
+    set_identity_field(L, c.schema, resp.new_identity, diags);
+  });
+}
+
+int read(lua_State* L) {
+  const Call c = resource_call(L);
+  engine::ReadRequest req;
+  req.type_name = c.type_name;
+  req.current_state = wire(pull(L, 3, c.type, c.type_name), c.type);
+  req.private_data = optional_string(L, 4);
+  req.current_identity = pull_identity(L, 5, c.schema, c.type_name);
+  auto resp = c.handle.service->read_resource(req);
+  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
+    set_value_field(L, "state", resp.new_state, c.type, diags);
+    set_string_field(L, "private", resp.private_data);
+    set_identity_field(L, c.schema, resp.new_identity, diags);
+  });
+}
+
+int import(lua_State* L) {
+  const Call c = resource_call(L);
+  const Handle& h = c.handle;
+  engine::ImportRequest req;
+  req.type_name = c.type_name;
+  req.id = luaL_checkstring(L, 3);
+  auto resp = h.service->import_resource_state(req);
+  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
+    lua_createtable(L, static_cast<int>(resp.imported.size()), 0);
+    lua_Integer i = 0;
+    for (const auto& imported : resp.imported) {
+      const auto& schema = find(h.schema->resources, "resource", imported.type_name);
+      lua_newtable(L);
+      set_string_field(L, "type", imported.type_name);
+      set_value_field(L, "state", imported.state, schema.block.implied_type(), diags);
+      set_string_field(L, "private", imported.private_data);
+      set_identity_field(L, schema, imported.identity, diags);
+      lua_rawseti(L, -2, ++i);
+    }
+    lua_setfield(L, -2, "imported");
+  });
+}
+
+int read_data(lua_State* L) {
+  const Call c = call_on(L, &engine::ProviderSchema::data_sources, "data source");
+  engine::ValidateRequest validate;
+  validate.type_name = c.type_name;
+  validate.config = wire(pull(L, 3, c.type, c.type_name), c.type);
+  engine::Diagnostics diags = c.handle.service->validate_data_source_config(validate);
+  engine::ReadDataResponse resp;
+  if (!diags.has_errors())
+    resp = c.handle.service->read_data_source({c.type_name, validate.config});
+  diags.append(resp.diagnostics);
+  return push_result(L, diags, [&](engine::Diagnostics& decoded) {
+    set_value_field(L, "state", resp.state, c.type, decoded);
+  });
+}
+
+int write(lua_State* L) {
+  size_t length = 0;
+  const char* text = luaL_checklstring(L, 1, &length);
+  std::cout.write(text, static_cast<std::streamsize>(length));
+  std::cout.flush();
+  return 0;
+}
+
+int environment(lua_State* L) {
+  const ScriptSet& scripts = scripts_of(L);
+  const fs::path host = platform::executable_path();
+  if (host.empty()) throw std::runtime_error("cannot find the running binary");
+  lua_createtable(L, 0, 3);
+  set_string_field(L, "host", host.string());
+  set_string_field(L, "directory", fs::absolute(scripts.directory).string());
+  set_string_field(L, "name", scripts.provider_name);
+  return 1;
+}
+
+int temp_dir(lua_State* L) {
+  // create_directory is atomic: a name another process took is simply tried again.
+  static thread_local std::mt19937_64 random{std::random_device{}()};
+  const fs::path parent = fs::temp_directory_path();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    char name[32];
+    std::snprintf(name, sizeof name, "luaform-test-%012llx",
+                  static_cast<unsigned long long>(random() & 0xffffffffffffULL));
+    std::error_code ec;
+    if (fs::create_directory(parent / name, ec)) {
+      fs::permissions(parent / name, fs::perms::owner_all, ec);
+      lua_pushstring(L, (parent / name).string().c_str());
+      return 1;
+    }
+  }
+  throw std::runtime_error("cannot create a temporary directory in " + parent.string());
+}
+
+int remove_tree(lua_State* L) {
+  std::error_code ec;
+  fs::remove_all(luaL_checkstring(L, 1), ec);
+  if (ec)
+    throw std::runtime_error(std::string("cannot remove ") + lua_tostring(L, 1) + ": " +
+                             ec.message());
+  return 0;
+}
+
+int open_testing_module(lua_State* L) {
+  if (luaL_newmetatable(L, kHandleMetatable) != 0) {
+    const luaL_Reg methods[] = {
+        {"validate", guarded<validate>},
+        {"plan", guarded<plan>},
+        {"apply", guarded<apply>},
+        {"read", guarded<read>},
+        {"import", guarded<import>},
+        {"read_data", guarded<read_data>},
+        {nullptr, nullptr},
+    };
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, guarded<handle_gc>);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
+  const luaL_Reg functions[] = {
+      {"write", guarded<write>},
+      {"temp_dir", guarded<temp_dir>},
+      {"remove_tree", guarded<remove_tree>},
+      {nullptr, nullptr},
+  };
+  luaL_newlib(L, functions);
+  // The functions that need the scripts share the module's upvalue.
+  const luaL_Reg with_scripts[] = {
+      {"provider", guarded<provider>},
+      {"environment", guarded<environment>},
+      {nullptr, nullptr},
+  };
+  lua_pushvalue(L, lua_upvalueindex(1));
+  luaL_setfuncs(L, with_scripts, 1);
+  return 1;
+}
+
+}  // namespace
+
+void preload_testing_module(lua_State* L, const ScriptSet* scripts) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushlightuserdata(L, const_cast<ScriptSet*>(scripts));
+  lua_pushcclosure(L, guarded<open_testing_module>, 1);
+  lua_setfield(L, -2, "luaform_testing_native");
+  lua_pop(L, 1);
+}
+
+}  // namespace luaform::lua

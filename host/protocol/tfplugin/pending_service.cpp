@@ -1,0 +1,58 @@
+#include "host/protocol/tfplugin/pending_service.h"
+
+#include <chrono>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+namespace luaform::protocol {
+
+PendingService::Load::~Load() {
+  if (thread.joinable()) thread.join();
+}
+
+PendingService PendingService::deferred(Loader load, std::function<void()> stop) {
+  auto state = std::make_shared<Load>();
+  state->loader = std::move(load);
+  state->stop = std::move(stop);
+  return PendingService(std::move(state));
+}
+
+PendingService PendingService::ready(std::shared_ptr<engine::ProviderService> service) {
+  auto state = std::make_shared<Load>();
+  state->promise.set_value(std::move(service));
+  std::call_once(state->started, [] {});  // nothing left to start
+  return PendingService(std::move(state));
+}
+
+void PendingService::start() const {
+  Load* load = load_.get();
+  std::call_once(load->started, [load] {
+    // The thread gets the plain pointer: the Load it fills joins it before going away.
+    load->thread = std::thread([load] {
+      try {
+        load->promise.set_value(load->loader());
+      } catch (...) {
+        load->promise.set_exception(std::current_exception());
+      }
+    });
+  });
+}
+
+engine::ProviderService& PendingService::get() const {
+  start();
+  const auto& service = load_->result.get();
+  if (!service) throw std::logic_error("the provider's loader returned no service");
+  return *service;
+}
+
+void PendingService::stop() const {
+  const bool loaded = load_->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  if (loaded || !load_->stop) {
+    get().stop_provider();
+  } else {
+    load_->stop();
+  }
+}
+
+}  // namespace luaform::protocol

@@ -1,0 +1,55 @@
+// The provider service as the RPC handlers reach it: possibly still loading. serve() prints the
+// handshake first and only then starts loading the scripts on a thread of their own (the CLI
+// spends that time connecting and negotiating TLS); an RPC that arrives before they are loaded
+// waits here for them.
+#pragma once
+
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "host/engine/rpc/provider_service.h"
+
+namespace luaform::protocol {
+
+class PendingService {
+ public:
+  using Loader = std::function<std::shared_ptr<engine::ProviderService>()>;
+
+  // A service that `load` makes on a thread of its own once start() is called (or an RPC
+  // needs it first); what it returns or throws is what every RPC gets. `stop` stops the
+  // provider whether or not it has finished loading (see stop()).
+  static PendingService deferred(Loader load, std::function<void()> stop = {});
+  // A service that is already loaded (the unit tests' servers).
+  static PendingService ready(std::shared_ptr<engine::ProviderService> service);
+
+  // Starts loading, once; later calls do nothing.
+  void start() const;
+  // The service, once loaded (starting the load if nobody has); rethrows what the loader
+  // threw. Blocks only while loading.
+  engine::ProviderService& get() const;
+  engine::ProviderService* operator->() const { return &get(); }
+
+  // StopProvider: ends the calls in flight without waiting for the load, which a stop ends
+  // too (a script whose top level never returns must not keep one Ctrl-C from working).
+  void stop() const;
+
+ private:
+  // Shared by every copy; the last copy to go joins the loading thread.
+  struct Load {
+    Loader loader;
+    std::function<void()> stop;  // empty for a service that was ready
+    std::once_flag started;
+    std::promise<std::shared_ptr<engine::ProviderService>> promise;
+    std::shared_future<std::shared_ptr<engine::ProviderService>> result =
+        promise.get_future().share();
+    std::thread thread;
+    ~Load();
+  };
+  explicit PendingService(std::shared_ptr<Load> load) : load_(std::move(load)) {}
+  std::shared_ptr<Load> load_;
+};
+
+}  // namespace luaform::protocol

@@ -1,0 +1,292 @@
+// Each handler is one line of meaning: convert the request, call the engine, convert back.
+#include "host/protocol/tfplugin/tfplugin6_server.h"
+
+#include "host/protocol/tfplugin/action_stream.h"
+#include "host/protocol/tfplugin/fromproto.h"
+#include "host/protocol/tfplugin/list_stream.h"
+#include "host/protocol/tfplugin/rpc_guard.h"
+#include "host/protocol/tfplugin/toproto.h"
+#include "host/protocol/tfplugin/unsupported.h"
+
+namespace luaform::protocol {
+
+namespace p6 = tfplugin6;
+using grpc::Status;
+
+Status Tfplugin6Server::GetMetadata(Ctx*, const p6::GetProviderMetadata::Request*,
+                                    p6::GetProviderMetadata::Response* resp) {
+  return guarded("GetMetadata", resp,
+                 [&] { toproto::metadata_response(service_->get_metadata(), resp); });
+}
+
+Status Tfplugin6Server::GetProviderSchema(Ctx*, const p6::GetProviderSchema::Request*,
+                                          p6::GetProviderSchema::Response* resp) {
+  return guarded("GetProviderSchema", resp,
+                 [&] { toproto::provider_schema(service_->get_provider_schema(), resp); });
+}
+
+Status Tfplugin6Server::ValidateProviderConfig(Ctx*, const p6::ValidateProviderConfig::Request* req,
+                                               p6::ValidateProviderConfig::Response* resp) {
+  return guarded("ValidateProviderConfig", resp, [&] {
+    toproto::diagnostics(
+        service_->validate_provider_config(fromproto::validate_provider_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::ValidateResourceConfig(Ctx*, const p6::ValidateResourceConfig::Request* req,
+                                               p6::ValidateResourceConfig::Response* resp) {
+  return guarded("ValidateResourceConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_resource_config(fromproto::validate_request(*req)),
+                         resp);
+  });
+}
+
+Status Tfplugin6Server::ValidateDataResourceConfig(
+    Ctx*, const p6::ValidateDataResourceConfig::Request* req,
+    p6::ValidateDataResourceConfig::Response* resp) {
+  return guarded("ValidateDataResourceConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_data_source_config(fromproto::validate_request(*req)),
+                         resp);
+  });
+}
+
+Status Tfplugin6Server::UpgradeResourceState(Ctx*, const p6::UpgradeResourceState::Request* req,
+                                             p6::UpgradeResourceState::Response* resp) {
+  return guarded("UpgradeResourceState", resp, [&] {
+    toproto::upgrade_response(service_->upgrade_resource_state(fromproto::upgrade_request(*req)),
+                              resp);
+  });
+}
+
+Status Tfplugin6Server::GetResourceIdentitySchemas(Ctx*,
+                                                   const p6::GetResourceIdentitySchemas::Request*,
+                                                   p6::GetResourceIdentitySchemas::Response* resp) {
+  return guarded("GetResourceIdentitySchemas", resp, [&] {
+    toproto::identity_schemas_response(service_->get_resource_identity_schemas(), resp);
+  });
+}
+
+Status Tfplugin6Server::UpgradeResourceIdentity(Ctx*,
+                                                const p6::UpgradeResourceIdentity::Request* req,
+                                                p6::UpgradeResourceIdentity::Response* resp) {
+  return guarded("UpgradeResourceIdentity", resp, [&] {
+    toproto::upgrade_identity_response(
+        service_->upgrade_resource_identity(fromproto::upgrade_identity_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::ConfigureProvider(Ctx*, const p6::ConfigureProvider::Request* req,
+                                          p6::ConfigureProvider::Response* resp) {
+  return guarded("ConfigureProvider", resp, [&] {
+    toproto::diagnostics(service_->configure_provider(fromproto::configure_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::ReadResource(Ctx*, const p6::ReadResource::Request* req,
+                                     p6::ReadResource::Response* resp) {
+  return guarded(
+      "ReadResource", resp,
+      [&] { toproto::read_response(service_->read_resource(fromproto::read_request(*req)), resp); },
+      // Keep the object in state rather than let an internal error read as "it is gone".
+      [&](p6::ReadResource::Response* r) {
+        *r->mutable_new_state() = req->current_state();
+        r->set_private_(req->private_());
+        if (req->has_current_identity()) *r->mutable_new_identity() = req->current_identity();
+      });
+}
+
+Status Tfplugin6Server::PlanResourceChange(Ctx*, const p6::PlanResourceChange::Request* req,
+                                           p6::PlanResourceChange::Response* resp) {
+  return guarded("PlanResourceChange", resp, [&] {
+    toproto::plan_response(service_->plan_resource_change(fromproto::plan_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::ApplyResourceChange(Ctx*, const p6::ApplyResourceChange::Request* req,
+                                            p6::ApplyResourceChange::Response* resp) {
+  return guarded(
+      "ApplyResourceChange", resp,
+      [&] {
+        toproto::apply_response(service_->apply_resource_change(fromproto::apply_request(*req)),
+                                resp);
+      },
+      // The prior state is the only safe record of a remote object we may have touched.
+      [&](p6::ApplyResourceChange::Response* r) { *r->mutable_new_state() = req->prior_state(); });
+}
+
+Status Tfplugin6Server::ImportResourceState(Ctx*, const p6::ImportResourceState::Request* req,
+                                            p6::ImportResourceState::Response* resp) {
+  return guarded("ImportResourceState", resp, [&] {
+    toproto::import_response(service_->import_resource_state(fromproto::import_request(*req)),
+                             resp);
+  });
+}
+
+Status Tfplugin6Server::MoveResourceState(Ctx*, const p6::MoveResourceState::Request* req,
+                                          p6::MoveResourceState::Response* resp) {
+  return guarded("MoveResourceState", resp, [&] {
+    toproto::move_response(service_->move_resource_state(fromproto::move_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::ReadDataSource(Ctx*, const p6::ReadDataSource::Request* req,
+                                       p6::ReadDataSource::Response* resp) {
+  return guarded("ReadDataSource", resp, [&] {
+    toproto::read_data_response(service_->read_data_source(fromproto::read_data_request(*req)),
+                                resp);
+  });
+}
+
+Status Tfplugin6Server::GenerateResourceConfig(Ctx*, const p6::GenerateResourceConfig::Request* req,
+                                               p6::GenerateResourceConfig::Response* resp) {
+  return guarded("GenerateResourceConfig", resp, [&] {
+    toproto::generate_config_response(
+        service_->generate_resource_config(fromproto::generate_config_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::ValidateEphemeralResourceConfig(
+    Ctx*, const p6::ValidateEphemeralResourceConfig::Request* req,
+    p6::ValidateEphemeralResourceConfig::Response* resp) {
+  return guarded("ValidateEphemeralResourceConfig", resp, [&] {
+    toproto::diagnostics(
+        service_->validate_ephemeral_resource_config(fromproto::validate_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::OpenEphemeralResource(Ctx*, const p6::OpenEphemeralResource::Request* req,
+                                              p6::OpenEphemeralResource::Response* resp) {
+  return guarded("OpenEphemeralResource", resp, [&] {
+    toproto::open_ephemeral_response(
+        service_->open_ephemeral_resource(fromproto::open_ephemeral_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::RenewEphemeralResource(Ctx*, const p6::RenewEphemeralResource::Request* req,
+                                               p6::RenewEphemeralResource::Response* resp) {
+  return guarded(
+      "RenewEphemeralResource", resp,
+      [&] {
+        toproto::renew_ephemeral_response(
+            service_->renew_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+      },
+      // Close still needs what renew was given.
+      [&](p6::RenewEphemeralResource::Response* r) { r->set_private_(req->private_()); });
+}
+
+Status Tfplugin6Server::CloseEphemeralResource(Ctx*, const p6::CloseEphemeralResource::Request* req,
+                                               p6::CloseEphemeralResource::Response* resp) {
+  return guarded("CloseEphemeralResource", resp, [&] {
+    toproto::diagnostics(
+        service_->close_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::ListResource(Ctx* ctx, const p6::ListResource::Request* req,
+                                     grpc::ServerWriter<p6::ListResource::Event>* writer) {
+  return serve_list(service_, ctx, fromproto::list_request(*req), writer);
+}
+
+Status Tfplugin6Server::ValidateListResourceConfig(
+    Ctx*, const p6::ValidateListResourceConfig::Request* req,
+    p6::ValidateListResourceConfig::Response* resp) {
+  return guarded("ValidateListResourceConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_list_resource_config(fromproto::validate_request(*req)),
+                         resp);
+  });
+}
+
+Status Tfplugin6Server::GetFunctions(Ctx*, const p6::GetFunctions::Request*,
+                                     p6::GetFunctions::Response* resp) {
+  return guarded("GetFunctions", resp,
+                 [&] { toproto::functions_response(service_->get_functions(), resp); });
+}
+
+Status Tfplugin6Server::CallFunction(Ctx*, const p6::CallFunction::Request* req,
+                                     p6::CallFunction::Response* resp) {
+  return guarded("CallFunction", resp, [&] {
+    toproto::call_function_response(service_->call_function(fromproto::call_function_request(*req)),
+                                    resp);
+  });
+}
+
+Status Tfplugin6Server::ValidateStateStoreConfig(Ctx*, const p6::ValidateStateStore::Request*,
+                                                 p6::ValidateStateStore::Response* resp) {
+  return not_supported("state stores", resp);
+}
+
+Status Tfplugin6Server::ConfigureStateStore(Ctx*, const p6::ConfigureStateStore::Request*,
+                                            p6::ConfigureStateStore::Response* resp) {
+  return not_supported("state stores", resp);
+}
+
+Status Tfplugin6Server::ReadStateBytes(Ctx*, const p6::ReadStateBytes::Request*,
+                                       grpc::ServerWriter<p6::ReadStateBytes::Response>* writer) {
+  p6::ReadStateBytes::Response resp;
+  not_supported("state stores", &resp);
+  writer->Write(resp);
+  return Status::OK;
+}
+
+Status Tfplugin6Server::WriteStateBytes(
+    Ctx*, grpc::ServerReader<p6::WriteStateBytes::RequestChunk>* reader,
+    p6::WriteStateBytes::Response* resp) {
+  p6::WriteStateBytes::RequestChunk chunk;
+  while (reader->Read(&chunk)) {
+    // Drain the client's stream so it can finish sending before reading our answer.
+  }
+  return not_supported("state stores", resp);
+}
+
+Status Tfplugin6Server::LockState(Ctx*, const p6::LockState::Request*,
+                                  p6::LockState::Response* resp) {
+  return not_supported("state stores", resp);
+}
+
+Status Tfplugin6Server::UnlockState(Ctx*, const p6::UnlockState::Request*,
+                                    p6::UnlockState::Response* resp) {
+  return not_supported("state stores", resp);
+}
+
+Status Tfplugin6Server::GetStates(Ctx*, const p6::GetStates::Request*,
+                                  p6::GetStates::Response* resp) {
+  return not_supported("state stores", resp);
+}
+
+Status Tfplugin6Server::DeleteState(Ctx*, const p6::DeleteState::Request*,
+                                    p6::DeleteState::Response* resp) {
+  return not_supported("state stores", resp);
+}
+
+Status Tfplugin6Server::PlanAction(Ctx*, const p6::PlanAction::Request* req,
+                                   p6::PlanAction::Response* resp) {
+  return guarded("PlanAction", resp, [&] {
+    toproto::diagnostics(service_->plan_action(fromproto::action_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::InvokeAction(Ctx* ctx, const p6::InvokeAction::Request* req,
+                                     grpc::ServerWriter<p6::InvokeAction::Event>* writer) {
+  return serve_action(service_, ctx, fromproto::action_request(*req), writer);
+}
+
+Status Tfplugin6Server::ValidateActionConfig(Ctx*, const p6::ValidateActionConfig::Request* req,
+                                             p6::ValidateActionConfig::Response* resp) {
+  return guarded("ValidateActionConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_action_config(fromproto::validate_request(*req)), resp);
+  });
+}
+
+Status Tfplugin6Server::StopProvider(Ctx*, const p6::StopProvider::Request*,
+                                     p6::StopProvider::Response* resp) {
+  try {
+    service_.stop();
+  } catch (const std::exception& e) {
+    resp->set_error(e.what());
+  } catch (...) {
+    resp->set_error("unknown error while stopping the provider");
+  }
+  return Status::OK;
+}
+
+}  // namespace luaform::protocol
