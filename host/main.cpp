@@ -116,13 +116,12 @@ int with_served_schema(const luaform::lua::ScriptSet& scripts, Use&& use) {
   auto response = service->get_provider_schema();
   print_diagnostics(response.diagnostics, std::cerr);
   if (!response.diagnostics.empty() || response.schema == nullptr) return 1;
-  return use(*response.schema, *logic);
+  return use(*response.schema);
 }
 
 // Prints the schema the CLI would see as JSON.
 int schema(const luaform::lua::ScriptSet& scripts) {
-  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served,
-                                         const luaform::engine::ProviderLogic&) {
+  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
     std::cout << luaform::engine::provider_schema_json(provider_address(scripts), served) << "\n";
     return 0;
   });
@@ -134,13 +133,8 @@ int docs(const luaform::lua::ScriptSet& scripts, const char* dir) {
     std::cerr << "error: --docs needs the directory to write into, as in --docs docs\n";
     return 2;
   }
-  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served,
-                                         const luaform::engine::ProviderLogic& logic) {
-    std::set<std::string> importable;
-    for (const auto& [type_name, _] : served.resources) {
-      if (logic.importable(type_name)) importable.insert(type_name);
-    }
-    return luaform::write_docs(scripts, served, importable, dir, std::cout, std::cerr) ? 0 : 1;
+  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
+    return luaform::write_docs(scripts, served, dir, std::cout, std::cerr) ? 0 : 1;
   });
 }
 

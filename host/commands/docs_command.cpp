@@ -54,11 +54,10 @@ engine::DocExamples find_examples(const fs::path& examples, const engine::Provid
 }  // namespace
 
 bool write_docs(const lua::ScriptSet& scripts, const engine::ProviderSchema& schema,
-                const std::set<std::string>& importable, const fs::path& dir, std::ostream& out,
-                std::ostream& err) {
+                const fs::path& dir, std::ostream& out, std::ostream& err) {
   const auto examples = find_examples(scripts.directory / "examples", schema);
   for (const auto& [relative, text] :
-       engine::registry_docs(scripts.provider_name, schema, examples, importable)) {
+       engine::registry_docs(scripts.provider_name, schema, examples)) {
     if (!write_text_file(dir / relative, text, out, err)) return false;
   }
   return true;

@@ -14,11 +14,10 @@
 
 namespace luaform {
 
-// Writes every page under `dir` (created when missing), naming each on `out`; the resource
-// types in `importable` get an Import section. Returns false after printing the reason on `err`
-// when a file cannot be written.
+// Writes every page under `dir` (created when missing), naming each on `out`; importable
+// resource types get an Import section. Returns false after printing the reason on `err` when a
+// file cannot be written.
 bool write_docs(const lua::ScriptSet& scripts, const engine::ProviderSchema& schema,
-                const std::set<std::string>& importable, const std::filesystem::path& dir,
-                std::ostream& out, std::ostream& err);
+                const std::filesystem::path& dir, std::ostream& out, std::ostream& err);
 
 }  // namespace luaform

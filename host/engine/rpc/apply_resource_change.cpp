@@ -144,7 +144,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
 
     const bool create = prior.is_null();
     const Operation op = create ? Operation::Create : Operation::Update;
-    if (!create && !logic_->has_update(req.type_name) &&
+    if (!create && !schema->has_update &&
         !changes_object(schema->block, without_operational(schema->block, prior),
                         without_operational(schema->block, planned))) {
       // Only the timeouts, a write-only value or the spelling of a zero value changed: nothing
@@ -153,7 +153,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
       resp.new_identity = req.planned_identity;
       return resp;
     }
-    if (!create && !logic_->has_update(req.type_name)) {
+    if (!create && !schema->has_update) {
       diags.error(req.type_name + ": no update function",
                   "The plan asked for an in-place update, but the resource has no update "
                   "function.");

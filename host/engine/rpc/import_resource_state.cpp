@@ -23,7 +23,7 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
     if (!schema) return resp;
-    if (!logic_->importable(req.type_name)) {
+    if (!schema->importable) {
       diags.error("Resource " + req.type_name + " does not support import",
                   "Its script declares no import function (for example import = tf.import_by_id).");
       return resp;

@@ -18,7 +18,7 @@ MoveResponse ProviderService::move_resource_state(const MoveRequest& req) const 
         detail::find_schema(schema_.resources, "resource", req.target_type_name, diags);
     if (!schema) return resp;
     const std::string what = "Cannot move " + req.source.type_name + " to " + req.target_type_name;
-    if (!logic_->moves_state(req.target_type_name)) {
+    if (!schema->moves_state) {
       diags.error(what, "The script of " + req.target_type_name +
                             " declares no move_state function, so it cannot take over the state "
                             "of another resource type.");

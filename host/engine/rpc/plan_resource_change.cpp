@@ -70,13 +70,13 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
           return false;
         }
       };
-      find_replacements(schema->block, prior, planned, logic_->has_update(req.type_name), {},
+      find_replacements(schema->block, prior, planned, schema->has_update, {},
                         resp.requires_replace, ask);
     }
     planned = mark_computed_unknown(schema->block, planned, prior, config);
     planned =
         plan_with_functions(*logic_, req.type_name, schema->block, prior, config, planned, diags);
-    if (logic_->customizes_diff(req.type_name)) {
+    if (schema->customizes_diff) {
       planned = customize_diff(*logic_, req.type_name, *schema, prior, config, planned,
                                resp.requires_replace, resp.planned_private, diags);
     }

@@ -15,7 +15,7 @@
 
 namespace luaform::engine {
 
-// Import: the resource's own import function (ProviderLogic::importable), given the user's
+// Import: the resource's own import function (Schema::importable), given the user's
 // import id; a logic that imports by id alone does nothing for it.
 // Open, Renew, Close: an ephemeral resource's lifecycle. Renew and Close see only the private
 // data Open (or the last Renew) left; a logic without them does nothing for them.
@@ -104,14 +104,6 @@ class ProviderLogic {
   // Reported as error diagnostics by every RPC that needs the schema.
   virtual const Diagnostics& load_diagnostics() const = 0;
   virtual const ProviderSchema& schema() const = 0;
-  // False when the resource type declares no update function: every argument forces new.
-  virtual bool has_update(const std::string& resource_type) const = 0;
-  // True when the resource type has its own say in plans (customize_diff).
-  virtual bool customizes_diff(const std::string& resource_type) const = 0;
-  // True when `terraform import` by id is supported for the type.
-  virtual bool importable(const std::string& resource_type) const = 0;
-  // True when the type can take over the state of another (a `moved` block across types).
-  virtual bool moves_state(const std::string& resource_type) const = 0;
 
   // Runs the validate functions declared for the attribute at `path` (one with has_validate) on
   // a known, non-null value. Called before configure, so it cannot use the client.

@@ -76,8 +76,7 @@ ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
     validate_function(function, "function " + name, schema_diagnostics_);
   }
   for (const auto& [name, schema] : declared.resources) {
-    capabilities_.move_resource_state =
-        capabilities_.move_resource_state || logic_->moves_state(name);
+    capabilities_.move_resource_state = capabilities_.move_resource_state || schema.moves_state;
     // Without a resource that checks destroys, the CLI plans them alone, as it always did.
     capabilities_.plan_destroy = capabilities_.plan_destroy || schema.checks_destroy;
   }

@@ -134,8 +134,18 @@ struct Schema {
   // others) may take unless the configuration's `timeouts` block says otherwise. Non-empty:
   // the schema is served with that block.
   std::map<std::string, Duration> timeouts;
-  // A resource whose logic has its say when the object is to be destroyed (a warning, or an
-  // error that refuses the destroy plan): the CLI then plans destroys with the provider.
+  // What a resource's logic can do besides create, read and delete: data of the schema, so that
+  // every rule that depends on it reads it where it reads the attributes.
+  // Without an update function every changed argument forces a new object.
+  bool has_update = true;
+  // `terraform import` (by id or identity) is supported.
+  bool importable = true;
+  // The logic has its own say in plans (customize_diff), after the schema's rules.
+  bool customizes_diff = false;
+  // The type can take over the state of another type (a `moved` block across types).
+  bool moves_state = false;
+  // The logic has its say when the object is to be destroyed (a warning, or an error that
+  // refuses the destroy plan): the CLI then plans destroys with the provider.
   bool checks_destroy = false;
 };
 

@@ -334,14 +334,12 @@ std::string short_name(const std::string& provider, const std::string& type_name
 
 std::map<std::string, std::string> registry_docs(const std::string& provider_name,
                                                  const ProviderSchema& schema,
-                                                 const DocExamples& examples,
-                                                 const std::set<std::string>& importable) {
+                                                 const DocExamples& examples) {
   std::map<std::string, std::string> pages;
   pages["index.md"] = index_page(provider_name, schema, examples);
   for (const auto& [type_name, s] : schema.resources) {
-    pages["resources/" + short_name(provider_name, type_name) + ".md"] =
-        object_page(provider_name, type_name, s, "Resource", "resources/" + type_name, examples,
-                    importable.contains(type_name));
+    pages["resources/" + short_name(provider_name, type_name) + ".md"] = object_page(
+        provider_name, type_name, s, "Resource", "resources/" + type_name, examples, s.importable);
   }
   for (const auto& [type_name, s] : schema.data_sources) {
     pages["data-sources/" + short_name(provider_name, type_name) + ".md"] = object_page(

@@ -20,12 +20,11 @@ using DocExamples = std::map<std::string, std::string>;
 
 // The pages, by path relative to the docs directory ("index.md", "resources/server.md",
 // "data-sources/image.md", "functions/parse_arn.md", "list-resources/server.md"). `schema` is
-// the schema as served (with "id" and the timeouts block). The resources in `importable` get an
-// Import section: the example's import command, else the import block and command by id (and by
+// the schema as served (with "id" and the timeouts block). Importable resources get an Import
+// section: the example's import command, else the import block and command by id (and by
 // identity when the resource has one).
 std::map<std::string, std::string> registry_docs(const std::string& provider_name,
                                                  const ProviderSchema& schema,
-                                                 const DocExamples& examples,
-                                                 const std::set<std::string>& importable = {});
+                                                 const DocExamples& examples);
 
 }  // namespace luaform::engine

@@ -60,18 +60,6 @@ class LuaProvider : public engine::ProviderLogic {
 
   const Diagnostics& load_diagnostics() const override { return report_.diagnostics; }
   const engine::ProviderSchema& schema() const override { return report_.schema; }
-  bool has_update(const std::string& type) const override {
-    return report_.with_update.count(type) > 0;
-  }
-  bool customizes_diff(const std::string& type) const override {
-    return report_.customizing.count(type) > 0;
-  }
-  bool importable(const std::string& type) const override {
-    return report_.importable.count(type) > 0;
-  }
-  bool moves_state(const std::string& type) const override {
-    return report_.moving.count(type) > 0;
-  }
 
   // Validation comes before ConfigureProvider, so it runs on any state, configured or not.
   Diagnostics validate_value(engine::SchemaOwner owner, const std::string& type_name,

@@ -229,10 +229,6 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   std::optional<Definition> loaded;
   engine::Schema schema;
   engine::Function function;
-  bool has_update = false;
-  bool has_import = false;
-  bool has_customize_diff = false;
-  bool has_move_state = false;
 
   auto failure = protected_run(L, [&](lua_State* S) {
     std::string error;
@@ -258,10 +254,10 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(display + ": " + e.what());
     }
-    has_update = lua_getfield(S, -1, "update") == LUA_TFUNCTION;
-    has_import = lua_getfield(S, -2, "import") != LUA_TNIL;
-    has_customize_diff = lua_getfield(S, -3, "customize_diff") == LUA_TFUNCTION;
-    has_move_state = lua_getfield(S, -4, "move_state") == LUA_TFUNCTION;
+    schema.has_update = lua_getfield(S, -1, "update") == LUA_TFUNCTION;
+    schema.importable = lua_getfield(S, -2, "import") != LUA_TNIL;
+    schema.customizes_diff = lua_getfield(S, -3, "customize_diff") == LUA_TFUNCTION;
+    schema.moves_state = lua_getfield(S, -4, "move_state") == LUA_TFUNCTION;
     schema.checks_destroy = lua_getfield(S, -5, "plan_destroy") == LUA_TFUNCTION;
     lua_pop(S, 5);
     loaded = Definition{luaL_ref(S, LUA_REGISTRYINDEX), display};
@@ -284,7 +280,11 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
             why + "\n\nThe provider's other types work. Configurations that use " + type_name +
                 " fail until " + display + " loads (`--check` lists every problem).");
         // An empty stand-in (not for functions, whose signature the CLI checks first).
-        if (expected == "resource") report->schema.resources[type_name] = {};
+        if (expected == "resource") {
+          engine::Schema& stand_in = report->schema.resources[type_name];
+          stand_in.has_update = false;
+          stand_in.importable = false;
+        }
         if (expected == "data_source") report->schema.data_sources[type_name] = {};
         if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
         if (expected == "list_resource") report->schema.list_resources[type_name] = {};
@@ -305,13 +305,7 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     if (report) report->schema.provider = std::move(schema);
   } else if (kind_name == "resource") {
     resources_.emplace(type_name, *loaded);
-    if (report) {
-      report->schema.resources[type_name] = std::move(schema);
-      if (has_update) report->with_update.insert(type_name);
-      if (has_import) report->importable.insert(type_name);
-      if (has_customize_diff) report->customizing.insert(type_name);
-      if (has_move_state) report->moving.insert(type_name);
-    }
+    if (report) report->schema.resources[type_name] = std::move(schema);
   } else if (kind_name == "data_source") {
     data_sources_.emplace(type_name, *loaded);
     if (report) report->schema.data_sources[type_name] = std::move(schema);

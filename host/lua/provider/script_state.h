@@ -25,10 +25,6 @@ namespace luaform::lua {
 struct LoadReport {
   engine::Diagnostics diagnostics;
   engine::ProviderSchema schema;
-  std::set<std::string> with_update;       // resource types declaring update
-  std::set<std::string> importable;        // resource types declaring import
-  std::set<std::string> customizing;       // resource types declaring customize_diff
-  std::set<std::string> moving;            // resource types declaring move_state
   std::set<std::filesystem::path> failed;  // scripts that did not load
 };
 

@@ -12,8 +12,10 @@ struct ApplyFixture {
   std::unique_ptr<ProviderService> service;
   Type type;
 
-  ApplyFixture() {
+  explicit ApplyFixture(bool has_update = true, bool importable = true) {
     logic->declared.resources["test_file"] = file_schema();
+    logic->declared.resources["test_file"].has_update = has_update;
+    logic->declared.resources["test_file"].importable = importable;
     service = std::make_unique<ProviderService>(logic);
     type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
   }
@@ -257,8 +259,7 @@ TEST_CASE("an import function that fails or clears the id imports nothing") {
 }
 
 TEST_CASE("import of a type without an importer is an error") {
-  ApplyFixture f;
-  f.logic->import_supported = false;
+  ApplyFixture f(/*has_update=*/true, /*importable=*/false);
   ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "/x"});
   CHECK(resp.diagnostics.has_errors());
   CHECK(resp.imported.empty());

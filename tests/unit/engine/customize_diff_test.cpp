@@ -18,6 +18,7 @@ struct CustomizeFixture {
   explicit CustomizeFixture(ScriptedLogic::Callback customize) {
     logic->declared.resources["test_file"] = file_schema();
     logic->callbacks[Operation::CustomizeDiff] = std::move(customize);
+    logic->declared.resources["test_file"].customizes_diff = true;
     service = std::make_unique<ProviderService>(logic);
     type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
   }

@@ -15,6 +15,7 @@ struct MoveFixture {
   explicit MoveFixture(bool with_mover) {
     logic->declared.resources["test_file"] = file_schema();
     if (with_mover) {
+      logic->declared.resources["test_file"].moves_state = true;
       logic->mover = [](const MoveSource& source, const Type& target,
                         Diagnostics&) -> std::optional<Value> {
         if (source.type_name != "old_file") return std::nullopt;

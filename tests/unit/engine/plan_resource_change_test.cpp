@@ -12,8 +12,10 @@ struct PlanFixture {
   std::unique_ptr<ProviderService> service;
   Type type;
 
-  PlanFixture() {
+  explicit PlanFixture(bool has_update = true, bool importable = true) {
     logic->declared.resources["test_file"] = file_schema();
+    logic->declared.resources["test_file"].has_update = has_update;
+    logic->declared.resources["test_file"].importable = importable;
     service = std::make_unique<ProviderService>(logic);
     type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
   }
@@ -103,8 +105,7 @@ TEST_CASE("a change to a force_new attribute requires replacement") {
 }
 
 TEST_CASE("without an update function every changed argument requires replacement") {
-  PlanFixture f;
-  f.logic->update_supported = false;
+  PlanFixture f(/*has_update=*/false);
   Value prior = f.object({{"id", Value::string("/a")},
                           {"path", Value::string("/a")},
                           {"content", Value::string("x")},

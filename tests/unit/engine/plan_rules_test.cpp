@@ -41,8 +41,9 @@ struct ServerFixture {
   std::unique_ptr<ProviderService> service;
   Type type, disk_type, rule_type;
 
-  ServerFixture() {
+  explicit ServerFixture(bool has_update = true) {
     logic->declared.resources["test_server"] = server_schema();
+    logic->declared.resources["test_server"].has_update = has_update;
     service = std::make_unique<ProviderService>(logic);
     const Block& block = service->get_provider_schema().schema->resources.at("test_server").block;
     type = block.implied_type();
@@ -191,8 +192,7 @@ TEST_CASE("a new set element gets unknown computed values; the others keep their
 }
 
 TEST_CASE("without an update function any change inside a block replaces at the block") {
-  ServerFixture f;
-  f.logic->update_supported = false;
+  ServerFixture f(/*has_update=*/false);
   Value::List rules = {f.rule(80, {{"uid", str("u80")}, {"note", str("web")}}),
                        f.rule(443, {{"uid", str("u443")}})};
   Value proposed = applied(f).with_attribute("rule", Value::set(f.rule_type, rules));

@@ -35,6 +35,7 @@ struct IdentityFixture {
     identity.attributes = {identity_attribute("mode", false), identity_attribute("owner", false),
                            identity_attribute("path", true)};
     schema.identity = identity;
+    schema.moves_state = true;  // the tests of moves give the logic a mover
     logic->declared.resources["test_file"] = schema;
     logic->declared.resources["test_plain"] = file_schema();
     service = std::make_unique<ProviderService>(logic);

@@ -38,6 +38,7 @@ ProviderSchema sample() {
   disk.max_items = 2;
   disk.block.attributes = {attribute("gb", Type::number(), true, false, false)};
   server.block.blocks = {disk};
+  server.importable = false;  // the tests of imports say so
   s.resources["cloud_server"] = server;
   s.data_sources["cloud_image"] = Schema{};
   Schema login;
@@ -105,7 +106,9 @@ TEST_CASE("a function page shows its signature and arguments") {
 }
 
 TEST_CASE("an importable resource's page says how to import it; the example's command wins") {
-  const auto generated = registry_docs("cloud", sample(), {}, {"cloud_server"});
+  ProviderSchema importable = sample();
+  importable.resources["cloud_server"].importable = true;
+  const auto generated = registry_docs("cloud", importable, {});
   const std::string& page = generated.at("resources/server.md");
   CHECK(page.find("## Import") != std::string::npos);
   CHECK(page.find("import {\n  to = cloud_server.example\n  id = \"<id>\"\n}") !=
@@ -117,9 +120,8 @@ TEST_CASE("an importable resource's page says how to import it; the example's co
   CHECK(registry_docs("cloud", sample(), {}).at("resources/server.md").find("## Import") ==
         std::string::npos);
   const auto own = registry_docs(
-      "cloud", sample(),
-      {{"resources/cloud_server/import", "terraform import cloud_server.web eu-1/web\n"}},
-      {"cloud_server"});
+      "cloud", importable,
+      {{"resources/cloud_server/import", "terraform import cloud_server.web eu-1/web\n"}});
   CHECK(own.at("resources/server.md")
             .find("```shell\nterraform import cloud_server.web eu-1/web\n```") !=
         std::string::npos);

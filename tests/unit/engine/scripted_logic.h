@@ -18,23 +18,15 @@ struct ScriptedLogic : ProviderLogic {
   ProviderSchema declared;
   Diagnostics loading;
   std::map<Operation, Callback> callbacks;
-  bool update_supported = true;
-  bool import_supported = true;
   Value configured_with;
 
   const Diagnostics& load_diagnostics() const override { return loading; }
   const ProviderSchema& schema() const override { return declared; }
-  bool has_update(const std::string&) const override { return update_supported; }
-  bool importable(const std::string&) const override { return import_supported; }
-  // move_state by the logic, when a test sets one.
+  // move_state by the logic, when a test sets one (and the schema says moves_state).
   std::function<std::optional<Value>(const MoveSource&, const Type&, Diagnostics&)> mover;
-  bool moves_state(const std::string&) const override { return static_cast<bool>(mover); }
   std::optional<Value> move_state(const std::string&, const MoveSource& source, const Type& target,
                                   Diagnostics& diags) override {
     return mover(source, target, diags);
-  }
-  bool customizes_diff(const std::string&) const override {
-    return callbacks.count(Operation::CustomizeDiff) > 0;
   }
   // Validation callbacks by attribute path ("disk[0].size"); values seen are recorded.
   std::map<std::string, std::function<Diagnostics(const Value&)>> validators;

@@ -64,7 +64,6 @@ struct LeakyLogic : ScriptedLogic {
     diags.append(leak("move_state", source.raw_json));
     return std::nullopt;
   }
-  bool moves_state(const std::string&) const override { return true; }
   Diagnostics validate_value(SchemaOwner, const std::string&, const AttributePath&,
                              const Value& value) override {
     return value.is_known() && value.type().kind() == TypeKind::String
@@ -89,6 +88,7 @@ ProviderSchema leaky_schema() {
   planned.has_plan_function = true;
   resource.block.attributes = {attribute("id", Type::string(), false, false, true), password,
                                planned};
+  resource.moves_state = true;
   schema.resources["test_leaky"] = resource;
   return schema;
 }

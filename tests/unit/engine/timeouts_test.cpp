@@ -16,8 +16,9 @@ struct TimeoutsFixture {
   const Schema* served = nullptr;
   Type type, timeouts_type;
 
-  TimeoutsFixture() {
+  explicit TimeoutsFixture(bool has_update = true) {
     Schema s = file_schema();
+    s.has_update = has_update;
     s.timeouts = {{"create", Duration(10min)}, {"default", Duration(2min)}};
     logic->declared.resources["test_file"] = s;
     service = std::make_unique<ProviderService>(logic);
@@ -70,8 +71,7 @@ TEST_CASE("an operation's timeout: the config's block, the declared one, default
 }
 
 TEST_CASE("changing only the timeouts neither replaces nor needs an update function") {
-  TimeoutsFixture f;
-  f.logic->update_supported = false;
+  TimeoutsFixture f(/*has_update=*/false);
   bool called = false;
   f.logic->callbacks[Operation::Update] = [&](ResourceData&) {
     called = true;

@@ -34,8 +34,9 @@ struct ServerFixture {
   std::unique_ptr<ProviderService> service;
   Type type, disk_type;
 
-  ServerFixture() {
+  explicit ServerFixture(bool customizes_diff = false) {
     logic->declared.resources["test_server"] = server_schema();
+    logic->declared.resources["test_server"].customizes_diff = customizes_diff;
     service = std::make_unique<ProviderService>(logic);
     const Block& block = service->get_provider_schema().schema->resources.at("test_server").block;
     type = block.implied_type();
@@ -136,7 +137,7 @@ TEST_CASE("an update that changes a kept computed value is told what to declare"
 }
 
 TEST_CASE("customize_diff's set_new_computed still makes a kept value unknown") {
-  ServerFixture f;
+  ServerFixture f(/*customizes_diff=*/true);
   f.logic->callbacks[Operation::CustomizeDiff] = [&](ResourceData& d) {
     if (d.has_change("size")) d.set_new_computed("ip");
     return Diagnostics{};

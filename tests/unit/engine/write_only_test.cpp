@@ -17,8 +17,9 @@ struct WriteOnlyFixture {
   std::unique_ptr<ProviderService> service;
   Type type;
 
-  WriteOnlyFixture() {
+  explicit WriteOnlyFixture(bool has_update = true) {
     Schema s;
+    s.has_update = has_update;
     Attribute password = attribute("password", Type::string(), false, true, false);
     password.sensitive = true;
     password.write_only = true;
@@ -134,8 +135,8 @@ TEST_CASE("write-only is for top-level, non-computed attributes of resources") {
 }
 
 TEST_CASE("a write-only value alone is no change: nothing is recomputed or replaced") {
-  WriteOnlyFixture f;
-  f.logic->update_supported = false;  // every changed argument would force a new object
+  // Without update, every changed argument would force a new object.
+  WriteOnlyFixture f(/*has_update=*/false);
   const Value prior = f.object(Value::string("u1"), Value::null(Type::string()))
                           .with_attribute("set_at", Value::number(1));
   const Value config = f.object(Value::null(Type::string()), Value::string("hunter2"));

@@ -42,8 +42,9 @@ struct UserFixture {
   std::unique_ptr<ProviderService> service;
   Type type, contact_type, key_type;
 
-  UserFixture() {
+  explicit UserFixture(bool has_update = true) {
     logic->declared.resources["test_user"] = user_schema();
+    logic->declared.resources["test_user"].has_update = has_update;
     service = std::make_unique<ProviderService>(logic);
     const Block& block = service->get_provider_schema().schema->resources.at("test_user").block;
     type = block.implied_type();
@@ -203,8 +204,7 @@ TEST_CASE("plan: a real change from the zero value replaces a force_new argument
 }
 
 TEST_CASE("without an update function, a difference of zero spelling is saved, not refused") {
-  UserFixture f;
-  f.logic->update_supported = false;
+  UserFixture f(/*has_update=*/false);
   const Value prior = f.stored_after_create().with_attribute("admin", Value::boolean(false));
   const PlanResponse planned = f.plan(prior, f.config());
   REQUIRE_FALSE(planned.diagnostics.has_errors());

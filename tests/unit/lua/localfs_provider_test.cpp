@@ -39,9 +39,9 @@ TEST_CASE("the localfs provider loads without diagnostics") {
   auto logic = lua::load_provider(localfs_scripts());
   CHECK_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   CHECK(logic->schema().provider.block.find_attribute("root") != nullptr);
-  CHECK(logic->has_update("localfs_file"));
-  CHECK(logic->importable("localfs_file"));
-  CHECK(logic->has_update("localfs_directory"));
+  CHECK(logic->schema().resources.at("localfs_file").has_update);
+  CHECK(logic->schema().resources.at("localfs_file").importable);
+  CHECK(logic->schema().resources.at("localfs_directory").has_update);
   CHECK(logic->schema().data_sources.count("localfs_file") == 1);
 }
 

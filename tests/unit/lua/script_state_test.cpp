@@ -159,21 +159,29 @@ return { kind = "resource", schema = { name = { kind = "attribute", type = { nam
       "resource_raw.lua: attribute \"name\": set one of required, optional or computed\n"));
 }
 
-TEST_CASE("has_update and importable follow the functions a resource declares") {
+TEST_CASE("the schema's behaviour flags follow the functions a resource declares") {
   ProviderDir dir;
   dir.write("resource_full.lua", R"(local tf = require("luaform")
 return tf.resource {
   schema = {},
   create = function() end, read = function() end, update = function() end,
   delete = function() end, import = tf.import_by_id,
+  customize_diff = function() end, move_state = function() end,
+  plan_destroy = function() end,
 }
 )");
   dir.write("resource_plain.lua", kGoodResource);
   auto logic = dir.load();
-  CHECK(logic->has_update("test_full"));
-  CHECK(logic->importable("test_full"));
-  CHECK_FALSE(logic->has_update("test_plain"));
-  CHECK_FALSE(logic->importable("test_plain"));
+  CHECK(logic->schema().resources.at("test_full").has_update);
+  CHECK(logic->schema().resources.at("test_full").importable);
+  CHECK_FALSE(logic->schema().resources.at("test_plain").has_update);
+  CHECK_FALSE(logic->schema().resources.at("test_plain").importable);
+  for (const auto& [name, declares] : {std::pair{"test_full", true}, {"test_plain", false}}) {
+    const auto& resource = logic->schema().resources.at(name);
+    CHECK(resource.customizes_diff == declares);
+    CHECK(resource.moves_state == declares);
+    CHECK(resource.checks_destroy == declares);
+  }
 }
 
 TEST_CASE("an import function runs with the import id; import = tf.import_by_id does nothing") {
@@ -202,7 +210,7 @@ return tf.resource {
 }
 )");
   auto logic = dir.load();
-  CHECK(logic->importable("test_custom"));
+  CHECK(logic->schema().resources.at("test_custom").importable);
   Instance custom(*logic, "test_custom");
   engine::ResourceData d(custom.schema, custom.null(), custom.null(), custom.null());
   d.set_id("eu/www");
