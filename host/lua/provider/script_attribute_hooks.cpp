@@ -1,0 +1,189 @@
+// ScriptState's hooks of one attribute, called while validating and planning: validate,
+// diff_suppress / state_func, plan functions and requires_replace_if.
+#include <stdexcept>
+
+#include "host/lua/provider/script_state.h"
+
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/value_conversion.h"
+#include "host/lua/provider/call_scope.h"
+
+namespace luaform::lua {
+
+namespace {
+
+// Pushes the attribute spec of `definition` (on top of the stack, replaced) at `path`:
+// definition.schema.disk.schema.size for the path disk[0].size.
+void replace_with_attribute_spec(lua_State* S, const engine::AttributePath& path) {
+  for (const auto& step : path) {
+    const auto* name = std::get_if<engine::AttributeName>(&step);
+    if (!name) continue;  // an element of a block: the same schema for every element
+    if (lua_getfield(S, -1, "schema") != LUA_TTABLE ||
+        lua_getfield(S, -1, name->name.c_str()) != LUA_TTABLE) {
+      throw std::runtime_error("the schema has no attribute " + engine::path_to_string(path));
+    }
+    lua_replace(S, -3);
+    lua_pop(S, 1);
+  }
+}
+
+}  // namespace
+
+engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::string& type_name,
+                                          const engine::AttributePath& path,
+                                          const engine::Value& value) {
+  engine::Diagnostics diags;
+  const Definition* definition = definition_of(owner, type_name);
+  if (!definition) return diags;
+  const std::string where = engine::path_to_string(path);
+  std::vector<std::string> messages;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    lua_getfield(S, -1, "validate");
+    const int validators = lua_gettop(S);
+    const bool single = lua_isfunction(S, validators);
+    const lua_Integer n = single ? 1 : static_cast<lua_Integer>(lua_rawlen(S, validators));
+    for (lua_Integer i = 1; i <= n; ++i) {
+      if (single) {
+        lua_pushvalue(S, validators);
+      } else {
+        lua_rawgeti(S, validators, i);
+      }
+      push_value(S, value);
+      lua_pushlstring(S, where.data(), where.size());
+      lua_call(S, 2, 1);
+      if (lua_type(S, -1) == LUA_TSTRING) {
+        messages.emplace_back(lua_tostring(S, -1));
+      } else if (!lua_isnil(S, -1)) {
+        messages.emplace_back(std::string("a validator returned a ") + luaL_typename(S, -1) +
+                              " instead of nil or a message");
+      }
+      lua_pop(S, 1);
+    }
+  });
+  for (const auto& message : messages) diags.error(message, {}, path);
+  if (failure) {
+    diags.add(script_error_diagnostic(
+        *failure, {"Validation of \"" + where + "\" failed", definition->display}, path));
+  }
+  return diags;
+}
+
+bool ScriptState::same_value(const std::string& type_name, const engine::AttributePath& path,
+                             const engine::Value& earlier, const engine::Value& later,
+                             engine::Diagnostics& diags) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  if (!definition) return false;
+  bool same = false;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    const int spec = lua_gettop(S);
+    // diff_suppress(address, old, new) -> true when the two are the same value.
+    if (lua_getfield(S, spec, "diff_suppress") == LUA_TFUNCTION) {
+      const std::string address = engine::path_to_address(path);
+      lua_pushlstring(S, address.data(), address.size());
+      push_value(S, earlier);
+      push_value(S, later);
+      lua_call(S, 3, 1);
+      same = lua_toboolean(S, -1) != 0;
+    }
+    lua_pop(S, 1);
+    // state_func(value) -> the normal form; equal normal forms are the same value.
+    if (!same && lua_getfield(S, spec, "state_func") == LUA_TFUNCTION) {
+      lua_pushvalue(S, -1);
+      push_value(S, earlier);
+      lua_call(S, 1, 1);
+      lua_insert(S, -2);
+      push_value(S, later);
+      lua_call(S, 1, 1);
+      same = lua_compare(S, -1, -2, LUA_OPEQ) != 0;
+    }
+  });
+  if (failure) {
+    diags.add(script_error_diagnostic(
+        *failure,
+        {"Comparing values of \"" + engine::path_to_string(path) + "\" failed", definition->display,
+         "the values count as different"},
+        path));
+    return false;
+  }
+  return same;
+}
+
+std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type_name,
+                                                         const engine::Attribute& attribute,
+                                                         const engine::PlanContext& at,
+                                                         engine::Diagnostics& diags) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  if (!definition) return std::nullopt;
+  std::optional<engine::Value> value;
+  const engine::AttributePath& path = at.path;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
+    lua_createtable(S, 0, 5);
+    const auto field = [&](const engine::Value& object, const char* name) {
+      if (object.is_known() && !object.is_null()) {
+        push_value(S, object.get_attribute(attribute.name), Unknowns::Marked);
+        lua_setfield(S, -2, name);
+      }
+    };
+    field(at.config, "config");
+    field(at.prior, "state");
+    field(at.planned, "planned");
+    push_value(S, at.planned, Unknowns::Marked);
+    lua_setfield(S, -2, "object");
+    push_value(S, at.resource, Unknowns::Marked);
+    lua_setfield(S, -2, "resource");
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+    lua_call(S, 2, 1);
+    if (lua_isnil(S, -1)) return;  // keep the plan's value
+    try {
+      value = to_value(S, -1, attribute.type, attribute.name);
+    } catch (const ConversionError& e) {
+      throw std::runtime_error(definition->display + ": plan returned a value that does not " +
+                               "fit: " + e.what());
+    }
+  });
+  if (failure) {
+    diags.add(script_error_diagnostic(
+        *failure,
+        {type_name + ": plan of \"" + engine::path_to_string(path) + "\" failed",
+         definition->display},
+        path));
+    return std::nullopt;
+  }
+  return value;
+}
+
+bool ScriptState::requires_replace(const std::string& type_name, const engine::AttributePath& path,
+                                   const engine::Value& prior, const engine::Value& planned,
+                                   engine::Diagnostics& diags) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  if (!definition) return false;
+  bool replace = false;
+  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    if (lua_getfield(S, -1, "requires_replace_if") != LUA_TFUNCTION) return;
+    push_value(S, prior, Unknowns::Marked);
+    push_value(S, planned, Unknowns::Marked);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
+    lua_call(S, 3, 1);
+    replace = lua_toboolean(S, -1) != 0;
+  });
+  if (failure) {
+    diags.add(script_error_diagnostic(
+        *failure,
+        {type_name + ": requires_replace_if of \"" + engine::path_to_string(path) + "\" failed",
+         definition->display},
+        path));
+    return false;
+  }
+  return replace;
+}
+
+}  // namespace luaform::lua
