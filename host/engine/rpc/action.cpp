@@ -38,11 +38,7 @@ Diagnostics ProviderService::plan_action(const ActionRequest& req) const {
     Diagnostics diags;
     const std::optional<Value> config = known_config(schema_.actions, req, secrets, diags);
     if (!config) return diags;
-    try {
-      diags.append(logic_->plan_action(req.type_name, *config));
-    } catch (const std::exception& e) {
-      diags.error(req.type_name + ": plan failed", e.what());
-    }
+    diags.append(Session(*logic_).plan_action(req.type_name, *config));
     return diags;
   });
 }
@@ -67,11 +63,7 @@ void ProviderService::invoke_action(const ActionRequest& req, const ActionSink& 
           event.progress = secrets.hide_text(message);
           sink(event);
         };
-        try {
-          diags.append(logic_->invoke_action(req.type_name, *config, progress));
-        } catch (const std::exception& e) {
-          diags.error(req.type_name + ": invoke failed", e.what());
-        }
+        diags.append(Session(*logic_).invoke_action(req.type_name, *config, progress));
         return diags;
       });
   sink(completed);

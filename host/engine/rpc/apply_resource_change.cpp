@@ -133,11 +133,12 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
       return resp;
     }
     resp.private_data = req.planned_private;
+    Session session(*logic_);
 
     if (planned.is_null()) {
       ResourceData d(*schema, prior, Value::null(type), Value::null(type));
       d.set_private_data(req.planned_private);
-      diags.append(detail::guarded_call(*logic_, Operation::Delete, req.type_name, d));
+      diags.append(session.call(Operation::Delete, req.type_name, d));
       resp.new_state = detail::encode_dynamic(diags.has_errors() ? prior : Value::null(type), type);
       return resp;
     }
@@ -164,7 +165,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     ResourceData d(*schema, prior, config, planned);
     d.set_private_data(req.planned_private);
     d.set_given_identity(planned_identity);
-    Diagnostics call_diags = detail::guarded_call(*logic_, op, req.type_name, d);
+    Diagnostics call_diags = session.call(op, req.type_name, d);
     diags.append(call_diags);
     // Saved even when the call failed: what it recorded describes the object it left behind.
     resp.private_data = d.private_data();
@@ -185,7 +186,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     } else {
       // A value the script set that the resource counts as the same as the planned one keeps
       // the planned spelling: the plan's promise holds.
-      result = detail::keep_same_values(*logic_, req.type_name, *schema, planned, result, diags);
+      result = detail::keep_same_values(session, req.type_name, *schema, planned, result, diags);
       result = keep_zero_spelling(schema->block, planned, result);
       if (!call_diags.has_errors()) {
         check_against_plan(schema->block, prior, planned, result, what, diags);

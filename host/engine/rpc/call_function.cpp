@@ -95,11 +95,7 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
     // Functions run whether or not the provider is configured; once it is, its secrets are
     // hidden from what they report and log, as with every other call.
     const SecretScope secrets(provider_secrets());
-    try {
-      outcome = logic_->call_function(req.name, f, arguments);
-    } catch (const std::exception& e) {
-      outcome.failure = FunctionFailure{req.name + ": " + e.what(), std::nullopt};
-    }
+    outcome = Session(*logic_).call_function(req.name, f, arguments);
     if (outcome.failure) outcome.failure->text = redact(outcome.failure->text, secrets.secrets());
   }
   if (outcome.failure) {

@@ -26,14 +26,14 @@ const Attribute* plannable(const Schema& schema, const Value& config, const std:
 
 }  // namespace
 
-Value customize_diff(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+Value customize_diff(Session& session, const std::string& type_name, const Schema& schema,
                      const Value& prior, const Value& config, const Value& planned,
                      std::vector<AttributePath>& requires_replace, std::string& private_data,
                      Diagnostics& diags) {
   ResourceData d(schema, prior, config, planned);
   d.allow_plan_changes();
   d.set_private_data(private_data);
-  Diagnostics call = detail::guarded_call(logic, Operation::CustomizeDiff, type_name, d);
+  Diagnostics call = session.call(Operation::CustomizeDiff, type_name, d);
   diags.append(call);
   if (call.has_errors()) return planned;
   private_data = d.private_data();

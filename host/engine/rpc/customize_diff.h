@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "host/engine/rpc/provider_logic.h"
+#include "host/engine/rpc/session.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
 #include "host/engine/value/value.h"
@@ -19,7 +19,7 @@ namespace luaform::engine {
 // then returned unchanged. `private_data` holds the prior private data on entry and what the
 // plan hands to apply on return (the function may change it, as the framework's ModifyPlan
 // may).
-Value customize_diff(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+Value customize_diff(Session& session, const std::string& type_name, const Schema& schema,
                      const Value& prior, const Value& config, const Value& planned,
                      std::vector<AttributePath>& requires_replace, std::string& private_data,
                      Diagnostics& diags);

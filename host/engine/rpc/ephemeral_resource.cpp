@@ -42,7 +42,7 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
         ResourceData d(*schema, Value::null(type), config,
                        with_defaults(schema->block, config, config));
         d.allow_renewal();
-        diags.append(detail::guarded_call(*logic_, Operation::Open, req.type_name, d));
+        diags.append(Session(*logic_).call(Operation::Open, req.type_name, d));
         if (diags.has_errors()) return resp;
         resp.result = detail::encode_dynamic(d.values(), type);
         resp.private_data = d.private_data();
@@ -60,7 +60,7 @@ RenewEphemeralResponse ProviderService::renew_ephemeral_resource(
     if (!schema) return resp;
     ResourceData d = private_only(*schema, req.private_data);
     d.allow_renewal();
-    resp.diagnostics.append(detail::guarded_call(*logic_, Operation::Renew, req.type_name, d));
+    resp.diagnostics.append(Session(*logic_).call(Operation::Renew, req.type_name, d));
     // A failed renewal keeps the private data it started from: Close still needs it.
     resp.private_data = resp.diagnostics.has_errors() ? req.private_data : d.private_data();
     if (!resp.diagnostics.has_errors()) resp.renew_at = d.renew_at();
@@ -75,7 +75,7 @@ Diagnostics ProviderService::close_ephemeral_resource(const RenewEphemeralReques
                                                req.type_name, diags);
     if (!schema) return diags;
     ResourceData d = private_only(*schema, req.private_data);
-    diags.append(detail::guarded_call(*logic_, Operation::Close, req.type_name, d));
+    diags.append(Session(*logic_).call(Operation::Close, req.type_name, d));
     return diags;
   });
 }

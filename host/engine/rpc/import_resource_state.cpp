@@ -48,7 +48,7 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     } else {
       d.set_id(req.id);
     }
-    diags.append(detail::guarded_call(*logic_, Operation::Import, req.type_name, d));
+    diags.append(Session(*logic_).call(Operation::Import, req.type_name, d));
     if (diags.has_errors()) return resp;
     const Value result = d.result();
     const Value state =

@@ -123,12 +123,8 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
           done = !emit_one(std::move(listed), run);
           return !done;
         };
-        try {
-          diags.append(logic_->list(req.type_name, *schema, config,
-                                    {req.limit, req.include_resource_object}, emit));
-        } catch (const std::exception& e) {
-          diags.error(req.type_name + ": list failed", e.what());
-        }
+        diags.append(Session(*logic_).list(req.type_name, *schema, config,
+                                           {req.limit, req.include_resource_object}, emit));
         return diags;
       });
   if (!ended.diagnostics.empty()) sink(ended);

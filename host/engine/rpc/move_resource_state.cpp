@@ -39,11 +39,7 @@ MoveResponse ProviderService::move_resource_state(const MoveRequest& req) const 
         source_schema != schema_.resources.end() ? source_schema->second.block : schema->block,
         req.source.raw_json);
     std::optional<Value> moved;
-    try {
-      moved = logic_->move_state(req.target_type_name, req.source, type, diags);
-    } catch (const std::exception& e) {
-      diags.error(what, e.what());
-    }
+    moved = Session(*logic_).move_state(req.target_type_name, req.source, type, diags);
     if (diags.has_errors()) return resp;
     if (!moved) {
       diags.error(what, "move_state of " + req.target_type_name + " does not take resources of " +

@@ -21,8 +21,8 @@ bool has_plan_function_inside(const Block& block) {
 // inside it. `resource` is the whole planned object, or null at the top (where it is `planned`).
 class Planner {
  public:
-  Planner(ProviderLogic& logic, const std::string& type_name, Diagnostics& diags)
-      : logic_(logic), type_name_(type_name), diags_(diags) {}
+  Planner(Session& session, const std::string& type_name, Diagnostics& diags)
+      : session_(session), type_name_(type_name), diags_(diags) {}
 
   Value object(const Block& block, const AttributePath& path, const Value& prior,
                const Value& config, const Value& planned, const Value& resource) {
@@ -52,12 +52,7 @@ class Planner {
     PlanContext at{child_path(path, AttributeName{attr.name}), prior, config, planned,
                    path.empty() ? planned : resource};
     std::optional<Value> value;
-    try {
-      value = logic_.plan_attribute(type_name_, attr, at, diags_);
-    } catch (const std::exception& e) {
-      diags_.error(type_name_ + ": plan of \"" + path_to_string(at.path) + "\" failed", e.what(),
-                   at.path);
-    }
+    value = session_.plan_attribute(type_name_, attr, at, diags_);
     if (!value || diags_.has_errors()) return planned;
     const Value current = planned.get_attribute(attr.name);
     if (!attribute_of(config, attr.name, attr.type).is_null() && *value != current) {
@@ -114,18 +109,18 @@ class Planner {
     return planned;
   }
 
-  ProviderLogic& logic_;
+  Session& session_;
   const std::string& type_name_;
   Diagnostics& diags_;
 };
 
 }  // namespace
 
-Value plan_with_functions(ProviderLogic& logic, const std::string& type_name, const Block& block,
+Value plan_with_functions(Session& session, const std::string& type_name, const Block& block,
                           const Value& prior, const Value& config, const Value& planned,
                           Diagnostics& diags) {
   Diagnostics own;
-  Planner planner(logic, type_name, own);
+  Planner planner(session, type_name, own);
   const Value out = planner.object(block, {}, prior, config, planned, Value());
   diags.append(own);
   return own.has_errors() ? planned : out;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "host/engine/rpc/provider_logic.h"
+#include "host/engine/rpc/session.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
 #include "host/engine/value/value.h"
@@ -16,7 +16,7 @@ namespace luaform::engine {
 // `planned` with the value of every attribute that has a plan function, asked element by
 // element. A value the configuration sets is the user's, so a function may not change it. On
 // an error (in `diags`) the plan is returned unchanged.
-Value plan_with_functions(ProviderLogic& logic, const std::string& type_name, const Block& block,
+Value plan_with_functions(Session& session, const std::string& type_name, const Block& block,
                           const Value& prior, const Value& config, const Value& planned,
                           Diagnostics& diags);
 

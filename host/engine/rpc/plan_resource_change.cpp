@@ -48,36 +48,32 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     if (proposed.is_null()) {
       if (schema->checks_destroy && !prior.is_null()) {
         ResourceData d(*schema, prior, config, proposed);
-        diags.append(detail::guarded_call(*logic_, Operation::PlanDestroy, req.type_name, d));
+        diags.append(Session(*logic_).call(Operation::PlanDestroy, req.type_name, d));
       }
       resp.planned_state = detail::encode_dynamic(proposed, type);
       return resp;
     }
 
+    // Every hook of the plan (diff_suppress, requires_replace_if, plan functions,
+    // customize_diff) runs in this session.
+    Session session(*logic_);
     Value planned = with_defaults(schema->block, proposed, config);
     if (!prior.is_null()) {
       // A configured value the resource counts as the same as the stored one is no change.
-      planned = detail::keep_same_values(*logic_, req.type_name, *schema, prior, planned, diags);
+      planned = detail::keep_same_values(session, req.type_name, *schema, prior, planned, diags);
       // requires_replace_if: the logic's verdict on each changed attribute that has one.
       const ReplaceCheck ask = [&](const AttributePath& path, const Value& before,
                                    const Value& after) {
-        try {
-          return logic_->requires_replace(req.type_name, path, before, after, diags);
-        } catch (const std::exception& e) {
-          diags.error(
-              req.type_name + ": requires_replace_if of \"" + path_to_string(path) + "\" failed",
-              e.what(), path);
-          return false;
-        }
+        return session.requires_replace(req.type_name, path, before, after, diags);
       };
       find_replacements(schema->block, prior, planned, schema->has_update, {},
                         resp.requires_replace, ask);
     }
     planned = mark_computed_unknown(schema->block, planned, prior, config);
     planned =
-        plan_with_functions(*logic_, req.type_name, schema->block, prior, config, planned, diags);
+        plan_with_functions(session, req.type_name, schema->block, prior, config, planned, diags);
     if (schema->customizes_diff) {
-      planned = customize_diff(*logic_, req.type_name, *schema, prior, config, planned,
+      planned = customize_diff(session, req.type_name, *schema, prior, config, planned,
                                resp.requires_replace, resp.planned_private, diags);
     }
     // The configuration's write-only values reach create and update from the config, never the

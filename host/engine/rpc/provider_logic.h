@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -96,14 +97,14 @@ struct ListOptions {
 // Reports an invoked action's progress to the CLI as it goes ("copying 3 of 10 files").
 using ActionProgress = std::function<void(const std::string&)>;
 
-class ProviderLogic {
+// The logic's side of one RPC: every hook the RPC calls (validation, plan hooks, CRUD
+// operations, upgrades, ...) runs on the same session, which holds what the logic needs for the
+// length of the RPC (for the Lua scripts, one borrowed state, configured when a hook needs the
+// client). A session serves one thread at a time. Its hooks may throw; the engine's Session
+// (session.h) turns that into diagnostics, once, for every RPC.
+class LogicSession {
  public:
-  virtual ~ProviderLogic() = default;
-
-  // Problems found while loading the logic (a script with a syntax error, a bad schema).
-  // Reported as error diagnostics by every RPC that needs the schema.
-  virtual const Diagnostics& load_diagnostics() const = 0;
-  virtual const ProviderSchema& schema() const = 0;
+  virtual ~LogicSession() = default;
 
   // Runs the validate functions declared for the attribute at `path` (one with has_validate) on
   // a known, non-null value. Called before configure, so it cannot use the client.
@@ -140,9 +141,7 @@ class ProviderLogic {
   // target's own function. nullopt without errors: it does not take states of that source.
   virtual std::optional<Value> move_state(const std::string& target_type, const MoveSource& source,
                                           const Type& target, Diagnostics& diags) = 0;
-  // Called once per provider instance with the provider block's configuration.
-  virtual Diagnostics configure(const Value& config) = 0;
-  // Runs one resource or data source operation against `d`. Safe to call concurrently.
+  // Runs one operation of a resource, data source or ephemeral resource against `d`.
   virtual Diagnostics call(Operation op, const std::string& type_name, ResourceData& d) = 0;
   // Runs the provider-defined function `name`, declared as `declared` in schema().functions, on
   // arguments already checked against its parameters. Functions never see the provider's
@@ -161,6 +160,22 @@ class ProviderLogic {
   // Runs the action with its configuration (wholly known), reporting progress as it goes.
   virtual Diagnostics invoke_action(const std::string& action_type, const Value& config,
                                     const ActionProgress& progress) = 0;
+};
+
+class ProviderLogic {
+ public:
+  virtual ~ProviderLogic() = default;
+
+  // Problems found while loading the logic (a script with a syntax error, a bad schema).
+  // Reported as error diagnostics by every RPC that needs the schema.
+  virtual const Diagnostics& load_diagnostics() const = 0;
+  // The schema as the logic declares it, with what each resource does besides CRUD
+  // (Schema::has_update, importable, ...): data, not questions to the logic.
+  virtual const ProviderSchema& schema() const = 0;
+  // Called once per provider instance with the provider block's configuration.
+  virtual Diagnostics configure(const Value& config) = 0;
+  // The session of one RPC. Cheap: what it needs is taken when its first hook runs.
+  virtual std::unique_ptr<LogicSession> open_session() = 0;
   // Asks running calls to stop as soon as they can (StopProvider).
   virtual void stop() = 0;
 };

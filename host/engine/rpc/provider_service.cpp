@@ -123,15 +123,10 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
     if (owner != SchemaOwner::Provider && !schema.block.deprecated.empty()) {
       diags.warning(type_name + " is deprecated", schema.block.deprecated);
     }
+    Session session(*logic_);
     diags.append(
         validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
-          try {
-            return logic_->validate_value(owner, type_name, path, value);
-          } catch (const std::exception& e) {
-            Diagnostics failed;
-            failed.error("Validation of \"" + path_to_string(path) + "\" failed", e.what(), path);
-            return failed;
-          }
+          return session.validate_value(owner, type_name, path, value);
         }));
     return diags;
   });

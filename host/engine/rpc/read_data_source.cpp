@@ -25,7 +25,7 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
     }
     Value planned = with_defaults(schema->block, config, config);
     ResourceData d(*schema, Value::null(type), config, planned);
-    diags.append(detail::guarded_call(*logic_, Operation::ReadData, req.type_name, d));
+    diags.append(Session(*logic_).call(Operation::ReadData, req.type_name, d));
     if (diags.has_errors()) return resp;
     // A data source has no lifecycle, so an id is optional for its author; the state needs one.
     if (d.id().empty()) d.set_id(req.type_name);

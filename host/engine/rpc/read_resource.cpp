@@ -30,10 +30,11 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
       resp.new_state = req.current_state;
       return resp;
     }
+    Session session(*logic_);  // the read, then its diff_suppress checks
     ResourceData d(*schema, current, Value::null(type), Value::null(type));
     d.set_private_data(req.private_data);
     d.set_given_identity(current_identity);
-    diags.append(detail::guarded_call(*logic_, Operation::Read, req.type_name, d));
+    diags.append(session.call(Operation::Read, req.type_name, d));
     if (diags.has_errors()) {
       resp.new_state = detail::encode_dynamic(current, type);
       return resp;
@@ -45,7 +46,7 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
     // other way round (see zero_values.h).
     const Value read = keep_zero_spelling(
         schema->block, current,
-        detail::keep_same_values(*logic_, req.type_name, *schema, current, d.result(), diags));
+        detail::keep_same_values(session, req.type_name, *schema, current, d.result(), diags));
     resp.new_state = detail::encode_dynamic(without_write_only(schema->block, read), type);
     // An object stored before its resource had an identity (or imported by id) gets one here.
     if (schema->identity) {

@@ -39,31 +39,12 @@ const Schema* find_schema(const std::map<std::string, Schema>& schemas, const st
   return nullptr;
 }
 
-Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
-                         ResourceData& d) {
-  Diagnostics diags;
-  try {
-    diags = logic.call(op, type_name, d);
-  } catch (const std::exception& e) {
-    diags.error(type_name + ": " + operation_name(op) + " failed", e.what());
-  }
-  // What the call set (a generated password) is a secret of the RPC from now on: the RPC's
-  // scope hides it, here and in whatever else it reports, when it returns.
-  for (auto& secret : d.sensitive_texts()) add_secret_in_scope(std::move(secret));
-  return diags;
-}
-
-Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+Value keep_same_values(Session& session, const std::string& type_name, const Schema& schema,
                        const Value& earlier, const Value& later, Diagnostics& diags) {
   if (!has_equivalence(schema.block)) return later;
   return keep_equivalent(schema.block, earlier, later,
                          [&](const AttributePath& path, const Value& a, const Value& b) {
-                           try {
-                             return logic.same_value(type_name, path, a, b, diags);
-                           } catch (const std::exception& e) {
-                             diags.error(type_name + ": diff_suppress failed", e.what(), path);
-                             return false;
-                           }
+                           return session.same_value(type_name, path, a, b, diags);
                          });
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/session.h"
 #include "host/engine/rules/secret_scope.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
@@ -44,19 +45,13 @@ Response in_secret_scope(std::shared_ptr<const std::vector<std::string>> provide
   }
 }
 
-// Runs a logic call and attaches a summary naming the operation when the logic throws. The
-// sensitive values `d` holds when the call ends join the secrets in scope, which the RPC's
-// in_secret_scope hides from everything it reports. Call it inside in_secret_scope.
-Diagnostics guarded_call(ProviderLogic& logic, Operation op, const std::string& type_name,
-                         ResourceData& d);
-
 // Fills `d` from an import block's identity: every attribute of the same name and type, the id
 // included. False, with the reason in `diags`, when the identity lacks a required attribute.
 bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
                          ResourceData& d, Diagnostics& diags);
 
 // keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same.
-Value keep_same_values(ProviderLogic& logic, const std::string& type_name, const Schema& schema,
+Value keep_same_values(Session& session, const std::string& type_name, const Schema& schema,
                        const Value& earlier, const Value& later, Diagnostics& diags);
 
 }  // namespace luaform::engine::detail

@@ -43,12 +43,8 @@ UpgradeIdentityResponse ProviderService::upgrade_resource_identity(
     }
     if (req.version < identity.version) {
       std::optional<Value> upgraded;
-      try {
-        upgraded = logic_->upgrade_identity(req.type_name, req.version, req.raw_identity_json, type,
-                                            diags);
-      } catch (const std::exception& e) {
-        diags.error("Upgrading the identity of " + req.type_name + " failed", e.what());
-      }
+      upgraded = Session(*logic_).upgrade_identity(req.type_name, req.version,
+                                                   req.raw_identity_json, type, diags);
       if (diags.has_errors()) return resp;
       if (!upgraded) {
         diags.error("Identity of " + req.type_name + " needs an upgrade",

@@ -42,12 +42,8 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
     };
     if (req.version < schema->version) {
       std::optional<Value> upgraded;
-      try {
-        upgraded =
-            logic_->upgrade_state(req.type_name, req.version, req.raw_state_json, type, diags);
-      } catch (const std::exception& e) {
-        diags.error("Upgrading the state of " + req.type_name + " failed", e.what());
-      }
+      upgraded = Session(*logic_).upgrade_state(req.type_name, req.version, req.raw_state_json,
+                                                type, diags);
       if (diags.has_errors()) return resp;
       if (upgraded) {
         resp.upgraded_state = stored(*upgraded);

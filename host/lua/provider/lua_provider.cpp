@@ -5,7 +5,9 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "host/engine/rules/secrets.h"
@@ -34,6 +36,8 @@ ScriptSet without(ScriptSet scripts, const std::set<std::filesystem::path>& fail
   return scripts;
 }
 
+class LuaSession;
+
 class LuaProvider : public engine::ProviderLogic {
  public:
   LuaProvider(ScriptSet scripts, LoadOptions options)
@@ -61,80 +65,6 @@ class LuaProvider : public engine::ProviderLogic {
   const Diagnostics& load_diagnostics() const override { return report_.diagnostics; }
   const engine::ProviderSchema& schema() const override { return report_.schema; }
 
-  // Validation comes before ConfigureProvider, so it runs on any state, configured or not.
-  Diagnostics validate_value(engine::SchemaOwner owner, const std::string& type_name,
-                             const engine::AttributePath& path,
-                             const engine::Value& value) override {
-    auto state = pool_->borrow();
-    return state->validate(owner, type_name, path, value);
-  }
-
-  // diff_suppress and state_func compare values without the client: any state will do.
-  bool same_value(const std::string& type_name, const engine::AttributePath& path,
-                  const engine::Value& earlier, const engine::Value& later,
-                  Diagnostics& diags) override {
-    auto state = pool_->borrow();
-    return state->same_value(type_name, path, earlier, later, diags);
-  }
-
-  std::optional<engine::Value> plan_attribute(const std::string& type_name,
-                                              const engine::Attribute& attribute,
-                                              const engine::PlanContext& at,
-                                              Diagnostics& diags) override {
-    auto state = pool_->borrow();
-    diags.append(ensure_configured(*state));
-    if (diags.has_errors()) return std::nullopt;
-    return state->plan_attribute(type_name, attribute, at, diags);
-  }
-
-  // Plans come after ConfigureProvider: the check gets the client.
-  bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
-                        const engine::Value& prior, const engine::Value& planned,
-                        Diagnostics& diags) override {
-    auto state = pool_->borrow();
-    diags.append(ensure_configured(*state));
-    if (diags.has_errors()) return false;
-    return state->requires_replace(type_name, path, prior, planned, diags);
-  }
-
-  std::optional<engine::Value> upgrade_state(const std::string& type_name, int64_t from_version,
-                                             const std::string& raw_json,
-                                             const engine::Type& current,
-                                             Diagnostics& diags) override {
-    auto schema = report_.schema.resources.find(type_name);
-    if (schema == report_.schema.resources.end()) return std::nullopt;
-    auto state = pool_->borrow();
-    // Upgrade functions may call the API (helper/schema passes them the client too); before
-    // ConfigureProvider they get nil.
-    diags.append(ensure_configured(*state));
-    if (diags.has_errors()) return std::nullopt;
-    return state->upgrade(ScriptState::Stored::State, type_name, from_version,
-                          schema->second.version, raw_json, current, diags);
-  }
-
-  std::optional<engine::Value> upgrade_identity(const std::string& type_name, int64_t from_version,
-                                                const std::string& raw_json,
-                                                const engine::Type& current,
-                                                Diagnostics& diags) override {
-    auto schema = report_.schema.resources.find(type_name);
-    if (schema == report_.schema.resources.end() || !schema->second.identity) return std::nullopt;
-    auto state = pool_->borrow();
-    diags.append(ensure_configured(*state));
-    if (diags.has_errors()) return std::nullopt;
-    return state->upgrade(ScriptState::Stored::Identity, type_name, from_version,
-                          schema->second.identity->version, raw_json, current, diags);
-  }
-
-  // Like upgrades, moves may come before ConfigureProvider: move_state then gets a nil client.
-  std::optional<engine::Value> move_state(const std::string& target_type,
-                                          const engine::MoveSource& source,
-                                          const engine::Type& target, Diagnostics& diags) override {
-    auto state = pool_->borrow();
-    diags.append(ensure_configured(*state));
-    if (diags.has_errors()) return std::nullopt;
-    return state->move_state(target_type, source, target, diags);
-  }
-
   Diagnostics configure(const engine::Value& config) override {
     {
       std::lock_guard<std::mutex> lock(config_mutex_);
@@ -151,61 +81,14 @@ class LuaProvider : public engine::ProviderLogic {
     return diags;
   }
 
-  Diagnostics call(engine::Operation op, const std::string& type_name,
-                   engine::ResourceData& d) override {
-    Diagnostics diags;
-    const std::string failed = type_name + ": " + engine::operation_name(op) + " failed";
-    try {
-      auto state = pool_->borrow();
-      Diagnostics configured = ensure_configured(*state);
-      if (configured.has_errors()) return configured;
-      diags.append(state->call(op, type_name, d));
-    } catch (const std::exception& e) {
-      diags.error(failed, e.what());
-    }
-    return diags;
-  }
-
-  // A listing holds one configured state for as long as it runs; the reads of listed objects
-  // run on that state too.
-  Diagnostics list(const std::string& type_name, const engine::Schema& resource,
-                   const engine::Value& config, const engine::ListOptions& options,
-                   const engine::ListEmit& emit) override {
-    return on_configured_state(
-        [&](ScriptState& state) { return state.list(type_name, resource, config, options, emit); });
-  }
-
-  // Actions run after ConfigureProvider, with the client.
-  Diagnostics plan_action(const std::string& type_name, const engine::Value& config) override {
-    return on_configured_state(
-        [&](ScriptState& state) { return state.plan_action(type_name, config); });
-  }
-  Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
-                            const engine::ActionProgress& progress) override {
-    return on_configured_state(
-        [&](ScriptState& state) { return state.invoke_action(type_name, config, progress); });
-  }
-
-  // Functions run on any state, configured or not: the CLI calls them without configuring.
-  engine::FunctionOutcome call_function(const std::string& name, const engine::Function& declared,
-                                        const std::vector<engine::Value>& arguments) override {
-    auto state = pool_->borrow();
-    return state->call_function(name, arguments, declared);
-  }
+  std::unique_ptr<engine::LogicSession> open_session() override;
 
   // Ends the calls in flight; calls that begin later run (in --debug mode the provider lives on
   // through many CLI commands, each of which may be interrupted).
   void stop() override { stops_->fetch_add(1); }
 
  private:
-  // `run` on a borrowed state configured with the latest configuration, or why it could not be.
-  template <class Run>
-  Diagnostics on_configured_state(Run&& run) {
-    auto state = pool_->borrow();
-    Diagnostics configured = ensure_configured(*state);
-    if (configured.has_errors()) return configured;
-    return run(*state);
-  }
+  friend class LuaSession;
 
   // Every state runs configure with the latest configuration before its next call, so a state
   // created after ConfigureProvider has the same client as the first.
@@ -234,6 +117,142 @@ class LuaProvider : public engine::ProviderLogic {
   uint64_t generation_ = 0;  // 0: configure has not been called
   std::unique_ptr<StatePool> pool_;
 };
+
+// One RPC's hooks, all on one state borrowed from the pool at the first hook and given back
+// when the RPC ends. Hooks that may use the client (plans, CRUD, upgrades, moves, listings,
+// actions) run on a state configured with the latest configuration; validation, diff_suppress
+// and functions run on the state as it is (the CLI calls them before, or without, configure).
+class LuaSession : public engine::LogicSession {
+ public:
+  explicit LuaSession(LuaProvider& provider) : provider_(provider) {}
+
+  Diagnostics validate_value(engine::SchemaOwner owner, const std::string& type_name,
+                             const engine::AttributePath& path,
+                             const engine::Value& value) override {
+    return state().validate(owner, type_name, path, value);
+  }
+
+  bool same_value(const std::string& type_name, const engine::AttributePath& path,
+                  const engine::Value& earlier, const engine::Value& later,
+                  Diagnostics& diags) override {
+    return state().same_value(type_name, path, earlier, later, diags);
+  }
+
+  std::optional<engine::Value> plan_attribute(const std::string& type_name,
+                                              const engine::Attribute& attribute,
+                                              const engine::PlanContext& at,
+                                              Diagnostics& diags) override {
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return std::nullopt;
+    return configured->plan_attribute(type_name, attribute, at, diags);
+  }
+
+  bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
+                        const engine::Value& prior, const engine::Value& planned,
+                        Diagnostics& diags) override {
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return false;
+    return configured->requires_replace(type_name, path, prior, planned, diags);
+  }
+
+  // Upgrade functions may call the API (helper/schema passes them the client too); before
+  // ConfigureProvider they get nil.
+  std::optional<engine::Value> upgrade_state(const std::string& type_name, int64_t from_version,
+                                             const std::string& raw_json,
+                                             const engine::Type& current,
+                                             Diagnostics& diags) override {
+    const auto& resources = provider_.report_.schema.resources;
+    auto schema = resources.find(type_name);
+    if (schema == resources.end()) return std::nullopt;
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return std::nullopt;
+    return configured->upgrade(ScriptState::Stored::State, type_name, from_version,
+                               schema->second.version, raw_json, current, diags);
+  }
+
+  std::optional<engine::Value> upgrade_identity(const std::string& type_name, int64_t from_version,
+                                                const std::string& raw_json,
+                                                const engine::Type& current,
+                                                Diagnostics& diags) override {
+    const auto& resources = provider_.report_.schema.resources;
+    auto schema = resources.find(type_name);
+    if (schema == resources.end() || !schema->second.identity) return std::nullopt;
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return std::nullopt;
+    return configured->upgrade(ScriptState::Stored::Identity, type_name, from_version,
+                               schema->second.identity->version, raw_json, current, diags);
+  }
+
+  // Like upgrades, moves may come before ConfigureProvider: move_state then gets a nil client.
+  std::optional<engine::Value> move_state(const std::string& target_type,
+                                          const engine::MoveSource& source,
+                                          const engine::Type& target, Diagnostics& diags) override {
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return std::nullopt;
+    return configured->move_state(target_type, source, target, diags);
+  }
+
+  Diagnostics call(engine::Operation op, const std::string& type_name,
+                   engine::ResourceData& d) override {
+    Diagnostics diags;
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return diags;
+    return configured->call(op, type_name, d);
+  }
+
+  // A listing runs the reads of listed objects on its own state too.
+  Diagnostics list(const std::string& type_name, const engine::Schema& resource,
+                   const engine::Value& config, const engine::ListOptions& options,
+                   const engine::ListEmit& emit) override {
+    Diagnostics diags;
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return diags;
+    return configured->list(type_name, resource, config, options, emit);
+  }
+
+  Diagnostics plan_action(const std::string& type_name, const engine::Value& config) override {
+    Diagnostics diags;
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return diags;
+    return configured->plan_action(type_name, config);
+  }
+
+  Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
+                            const engine::ActionProgress& progress) override {
+    Diagnostics diags;
+    ScriptState* configured = configured_state(diags);
+    if (configured == nullptr) return diags;
+    return configured->invoke_action(type_name, config, progress);
+  }
+
+  engine::FunctionOutcome call_function(const std::string& name, const engine::Function& declared,
+                                        const std::vector<engine::Value>& arguments) override {
+    return state().call_function(name, arguments, declared);
+  }
+
+ private:
+  // The session's state, borrowed at its first use.
+  ScriptState& state() {
+    if (!lease_) lease_.emplace(provider_.pool_->borrow());
+    return **lease_;
+  }
+  // The session's state configured with the latest configuration (a no-op when it already is),
+  // or null with why it could not be in `diags`.
+  ScriptState* configured_state(Diagnostics& diags) {
+    ScriptState& borrowed = state();
+    Diagnostics configured = provider_.ensure_configured(borrowed);
+    const bool failed = configured.has_errors();
+    diags.append(configured);
+    return failed ? nullptr : &borrowed;
+  }
+
+  LuaProvider& provider_;
+  std::optional<StatePool::Lease> lease_;
+};
+
+std::unique_ptr<engine::LogicSession> LuaProvider::open_session() {
+  return std::make_unique<LuaSession>(*this);
+}
 
 }  // namespace
 

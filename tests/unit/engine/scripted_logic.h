@@ -2,8 +2,10 @@
 // rules can be specified without Lua or gRPC.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,7 +15,61 @@
 
 namespace luaform::engine::testing {
 
-struct ScriptedLogic : ProviderLogic {
+// Every RPC's session forwards to the logic that opened it (a double is its own session).
+struct ForwardingSession : LogicSession {
+  explicit ForwardingSession(LogicSession& to) : to(to) {}
+  LogicSession& to;
+  Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
+                             const AttributePath& path, const Value& value) override {
+    return to.validate_value(owner, type_name, path, value);
+  }
+  bool same_value(const std::string& type_name, const AttributePath& path, const Value& earlier,
+                  const Value& later, Diagnostics& diags) override {
+    return to.same_value(type_name, path, earlier, later, diags);
+  }
+  bool requires_replace(const std::string& type_name, const AttributePath& path, const Value& prior,
+                        const Value& planned, Diagnostics& diags) override {
+    return to.requires_replace(type_name, path, prior, planned, diags);
+  }
+  std::optional<Value> plan_attribute(const std::string& type_name, const Attribute& attribute,
+                                      const PlanContext& at, Diagnostics& diags) override {
+    return to.plan_attribute(type_name, attribute, at, diags);
+  }
+  std::optional<Value> upgrade_state(const std::string& type_name, int64_t from_version,
+                                     const std::string& raw_json, const Type& current,
+                                     Diagnostics& diags) override {
+    return to.upgrade_state(type_name, from_version, raw_json, current, diags);
+  }
+  std::optional<Value> upgrade_identity(const std::string& type_name, int64_t from_version,
+                                        const std::string& raw_json, const Type& current,
+                                        Diagnostics& diags) override {
+    return to.upgrade_identity(type_name, from_version, raw_json, current, diags);
+  }
+  std::optional<Value> move_state(const std::string& type_name, const MoveSource& source,
+                                  const Type& target, Diagnostics& diags) override {
+    return to.move_state(type_name, source, target, diags);
+  }
+  Diagnostics call(Operation op, const std::string& type_name, ResourceData& d) override {
+    return to.call(op, type_name, d);
+  }
+  FunctionOutcome call_function(const std::string& name, const Function& declared,
+                                const std::vector<Value>& arguments) override {
+    return to.call_function(name, declared, arguments);
+  }
+  Diagnostics list(const std::string& type_name, const Schema& resource, const Value& config,
+                   const ListOptions& options, const ListEmit& emit) override {
+    return to.list(type_name, resource, config, options, emit);
+  }
+  Diagnostics plan_action(const std::string& type_name, const Value& config) override {
+    return to.plan_action(type_name, config);
+  }
+  Diagnostics invoke_action(const std::string& type_name, const Value& config,
+                            const ActionProgress& progress) override {
+    return to.invoke_action(type_name, config, progress);
+  }
+};
+
+struct ScriptedLogic : ProviderLogic, LogicSession {
   using Callback = std::function<Diagnostics(ResourceData&)>;
   ProviderSchema declared;
   Diagnostics loading;
@@ -22,6 +78,11 @@ struct ScriptedLogic : ProviderLogic {
 
   const Diagnostics& load_diagnostics() const override { return loading; }
   const ProviderSchema& schema() const override { return declared; }
+  std::unique_ptr<LogicSession> open_session() override {
+    ++sessions_opened;
+    return std::make_unique<ForwardingSession>(*this);
+  }
+  std::atomic<int> sessions_opened = 0;  // one per RPC that calls a hook
   // move_state by the logic, when a test sets one (and the schema says moves_state).
   std::function<std::optional<Value>(const MoveSource&, const Type&, Diagnostics&)> mover;
   std::optional<Value> move_state(const std::string&, const MoveSource& source, const Type& target,

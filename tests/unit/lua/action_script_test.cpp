@@ -68,8 +68,8 @@ TEST_CASE("an action script's schema is read with its description") {
 
 TEST_CASE("an action's plan function checks the configuration with the client") {
   Greeter g;
-  CHECK(g.logic->plan_action("test_greet", g.config("ann", 1)).empty());
-  const auto refused = g.logic->plan_action("test_greet", g.config("nobody", 1));
+  CHECK(g.logic->open_session()->plan_action("test_greet", g.config("ann", 1)).empty());
+  const auto refused = g.logic->open_session()->plan_action("test_greet", g.config("nobody", 1));
   REQUIRE(refused.has_errors());
   CHECK(refused.items()[0].summary == "hello to nobody?");
   CHECK(refused.items()[0].detail == "test_greet: plan failed at action_greet.lua:9.");
@@ -79,11 +79,12 @@ TEST_CASE("an invoke reports each progress message as it goes and fails at its l
   Greeter g;
   std::vector<std::string> said;
   const engine::ActionProgress progress = [&](const std::string& m) { said.push_back(m); };
-  CHECK(g.logic->invoke_action("test_greet", g.config("ann", 2), progress).empty());
+  CHECK(g.logic->open_session()->invoke_action("test_greet", g.config("ann", 2), progress).empty());
   CHECK(said == std::vector<std::string>{"hello ann 1", "hello ann 2"});
 
   said.clear();
-  const auto failed = g.logic->invoke_action("test_greet", g.config("bob", 1), progress);
+  const auto failed =
+      g.logic->open_session()->invoke_action("test_greet", g.config("bob", 1), progress);
   CHECK(said == std::vector<std::string>{"hello bob 1"});
   REQUIRE(failed.has_errors());
   CHECK(failed.items()[0].summary == "Bob is away");

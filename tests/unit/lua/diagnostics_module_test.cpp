@@ -44,7 +44,7 @@ luaform::engine::Diagnostics create(const std::string& name) {
   Instance i(*logic, "test_server");
   const luaform::engine::Value config = i.object({{"name", luaform::engine::Value::string(name)}});
   luaform::engine::ResourceData d(i.schema, i.null(), config, config);
-  return logic->call(Operation::Create, "test_server", d);
+  return logic->open_session()->call(Operation::Create, "test_server", d);
 }
 
 }  // namespace

@@ -63,7 +63,8 @@ TEST_CASE("d:identity shows the identity and d:set_identity adds to it") {
   auto logic = dir.load();
   Instance note(*logic, "test_note");
   engine::ResourceData created(note.schema, note.null(), note.null(), note.null());
-  REQUIRE_FALSE(logic->call(engine::Operation::Create, "test_note", created).has_errors());
+  REQUIRE_FALSE(
+      logic->open_session()->call(engine::Operation::Create, "test_note", created).has_errors());
   CHECK(created.identity_set().at("shard") == engine::Value::number(7));
 
   engine::ResourceData imported(note.schema, note.null(), note.null(), note.null());
@@ -71,7 +72,8 @@ TEST_CASE("d:identity shows the identity and d:set_identity adds to it") {
   imported.set_given_identity(engine::Value::object(
       identity_type,
       {{"name", engine::Value::string("a")}, {"region", engine::Value::string("eu")}}));
-  REQUIRE_FALSE(logic->call(engine::Operation::Import, "test_note", imported).has_errors());
+  REQUIRE_FALSE(
+      logic->open_session()->call(engine::Operation::Import, "test_note", imported).has_errors());
   CHECK(imported.id() == "eu/a");
 }
 
@@ -90,7 +92,8 @@ return tf.resource {
   auto logic = dir.load();
   Instance note(*logic, "test_note");
   engine::ResourceData d(note.schema, note.null(), note.null(), note.null());
-  const engine::Diagnostics diags = logic->call(engine::Operation::Create, "test_note", d);
+  const engine::Diagnostics diags =
+      logic->open_session()->call(engine::Operation::Create, "test_note", d);
   CHECK(all_text(diags).find("the identity has no attribute \"nmae\"") != std::string::npos);
   CHECK(all_text(diags).find("resource_note.lua:5") != std::string::npos);
 }
@@ -102,7 +105,8 @@ TEST_CASE("identity upgrade functions run from the stored version, with the clie
   Instance note(*logic, "test_note");
   const engine::Type identity_type = note.schema.identity->implied_type();
   engine::Diagnostics diags;
-  auto upgraded = logic->upgrade_identity("test_note", 0, R"({"title":"a"})", identity_type, diags);
+  auto upgraded = logic->open_session()->upgrade_identity("test_note", 0, R"({"title":"a"})",
+                                                          identity_type, diags);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   REQUIRE(upgraded.has_value());
   CHECK(upgraded->get_attribute("name") == engine::Value::string("a"));

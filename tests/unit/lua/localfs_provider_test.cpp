@@ -61,7 +61,7 @@ TEST_CASE("localfs_file creates, reads, notices removal of, and deletes a file")
                               {"directory_permission", Value::string("0755")}});
 
   engine::ResourceData created(file.schema, file.null(), config, config);
-  auto diags = logic->call(Operation::Create, "localfs_file", created);
+  auto diags = logic->open_session()->call(Operation::Create, "localfs_file", created);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   CHECK(slurp(scratch.path() / "hello.txt") == "hello\n");
   CHECK((std::filesystem::status(scratch.path() / "hello.txt").permissions() &
@@ -75,11 +75,12 @@ TEST_CASE("localfs_file creates, reads, notices removal of, and deletes a file")
 
   std::filesystem::remove(scratch.path() / "hello.txt");
   engine::ResourceData read(file.schema, state, file.null(), file.null());
-  REQUIRE_FALSE(logic->call(Operation::Read, "localfs_file", read).has_errors());
+  REQUIRE_FALSE(logic->open_session()->call(Operation::Read, "localfs_file", read).has_errors());
   CHECK(read.result().is_null());
 
   std::ofstream(scratch.path() / "hello.txt") << "again";
   engine::ResourceData deleted(file.schema, state, file.null(), file.null());
-  REQUIRE_FALSE(logic->call(Operation::Delete, "localfs_file", deleted).has_errors());
+  REQUIRE_FALSE(
+      logic->open_session()->call(Operation::Delete, "localfs_file", deleted).has_errors());
   CHECK_FALSE(std::filesystem::exists(scratch.path() / "hello.txt"));
 }

@@ -90,27 +90,29 @@ TEST_CASE("create, read, update and delete run the script with the configured cl
   Value config = i.object({{"name", Value::string("a")}, {"content", Value::string("one")}});
 
   engine::ResourceData created(i.schema, i.null(), config, config);
-  auto diags = s.logic->call(Operation::Create, "test_item", created);
+  auto diags = s.logic->open_session()->call(Operation::Create, "test_item", created);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   Value state = created.result();
   CHECK(state.get_attribute("id") == Value::string("p-a"));
   CHECK(state.get_attribute("stored") == Value::string("one"));
 
   engine::ResourceData read(i.schema, state, Value::null(i.type), Value::null(i.type));
-  REQUIRE_FALSE(s.logic->call(Operation::Read, "test_item", read).has_errors());
+  REQUIRE_FALSE(s.logic->open_session()->call(Operation::Read, "test_item", read).has_errors());
   CHECK(read.result() == state);
 
   Value planned = state.with_attribute("content", Value::string("two"));
   engine::ResourceData updated(i.schema, state, planned, planned);
-  REQUIRE_FALSE(s.logic->call(Operation::Update, "test_item", updated).has_errors());
+  REQUIRE_FALSE(
+      s.logic->open_session()->call(Operation::Update, "test_item", updated).has_errors());
   state = updated.result();
   CHECK(state.get_attribute("stored") == Value::string("two"));
 
   engine::ResourceData deleted(i.schema, state, Value::null(i.type), Value::null(i.type));
-  REQUIRE_FALSE(s.logic->call(Operation::Delete, "test_item", deleted).has_errors());
+  REQUIRE_FALSE(
+      s.logic->open_session()->call(Operation::Delete, "test_item", deleted).has_errors());
 
   engine::ResourceData gone(i.schema, state, Value::null(i.type), Value::null(i.type));
-  REQUIRE_FALSE(s.logic->call(Operation::Read, "test_item", gone).has_errors());
+  REQUIRE_FALSE(s.logic->open_session()->call(Operation::Read, "test_item", gone).has_errors());
   CHECK(gone.result().is_null());
 }
 
@@ -133,7 +135,7 @@ return tf.data_source {
   engine::Schema schema = engine::schema_as_served(logic->schema()).data_sources.at("test_probe");
   Value null = Value::null(schema.block.implied_type());
   engine::ResourceData d(schema, null, null, null);
-  REQUIRE_FALSE(logic->call(Operation::ReadData, "test_probe", d).has_errors());
+  REQUIRE_FALSE(logic->open_session()->call(Operation::ReadData, "test_probe", d).has_errors());
   CHECK(d.get("out") == Value::string("x true"));
 }
 
@@ -171,7 +173,7 @@ return tf.data_source {
   auto seen = [&](const Value& config) {
     REQUIRE_FALSE(logic->configure(config).has_errors());
     engine::ResourceData d(schema, null, null, null);
-    REQUIRE_FALSE(logic->call(Operation::ReadData, "test_probe", d).has_errors());
+    REQUIRE_FALSE(logic->open_session()->call(Operation::ReadData, "test_probe", d).has_errors());
     return d.get("out").as_string();
   };
   const Value headers = Value::map(Type::string(), {{"team", Value::unknown(Type::string())}});
@@ -206,7 +208,7 @@ TEST_CASE("a runtime error in create is a diagnostic with the type, operation, f
   auto unconfigured = dir.load();
   Value config = i.object({{"name", Value::string("a")}});
   engine::ResourceData d(i.schema, i.null(), config, config);
-  auto diags = unconfigured->call(Operation::Create, "test_item", d);
+  auto diags = unconfigured->open_session()->call(Operation::Create, "test_item", d);
   REQUIRE(diags.items().size() == 1);
   CHECK(diags.items()[0].summary.starts_with("attempt to index a nil value"));
   CHECK(diags.items()[0].detail == "test_item: create failed at resource_item.lua:9.");
@@ -217,7 +219,7 @@ TEST_CASE("error() in delete is a diagnostic with the script's message") {
   const Instance& i = *s.item;
   Value state = i.object({{"id", Value::string("p-stuck")}, {"name", Value::string("stuck")}});
   engine::ResourceData d(i.schema, state, Value::null(i.type), Value::null(i.type));
-  auto diags = s.logic->call(Operation::Delete, "test_item", d);
+  auto diags = s.logic->open_session()->call(Operation::Delete, "test_item", d);
   REQUIRE(diags.items().size() == 1);
   CHECK(diags.items()[0].summary == "cannot delete p-stuck");
   CHECK(diags.items()[0].detail == "test_item: delete failed at resource_item.lua:29.");
@@ -237,10 +239,10 @@ return tf.resource {
   auto logic = dir.load();
   Instance i(*logic, "test_odd");
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
-  const auto custom = logic->call(Operation::Create, "test_odd", d).items()[0];
+  const auto custom = logic->open_session()->call(Operation::Create, "test_odd", d).items()[0];
   CHECK(custom.summary == "custom error object");
   CHECK(custom.detail == "test_odd: create failed in resource_odd.lua.");
-  CHECK(logic->call(Operation::Read, "test_odd", d).items()[0].summary ==
+  CHECK(logic->open_session()->call(Operation::Read, "test_odd", d).items()[0].summary ==
         "(error object is a table value)");
 }
 
@@ -254,11 +256,11 @@ return tf.resource {
   auto logic = dir.load();
   Instance i(*logic, "test_noupdate");
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
-  auto diags = logic->call(Operation::Update, "test_noupdate", d);
+  auto diags = logic->open_session()->call(Operation::Update, "test_noupdate", d);
   REQUIRE(diags.has_errors());
   CHECK(diags.items()[0].summary == "resource_noupdate.lua declares no update function");
   CHECK(diags.items()[0].detail == "test_noupdate: update failed in resource_noupdate.lua.");
-  CHECK(logic->call(Operation::Create, "test_nothere", d).has_errors());
+  CHECK(logic->open_session()->call(Operation::Create, "test_nothere", d).has_errors());
 }
 
 TEST_CASE("stop interrupts a running script with \"stopped by StopProvider\"") {
@@ -280,7 +282,7 @@ return tf.resource {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     logic->stop();
   });
-  auto diags = logic->call(Operation::Create, "test_spin", d);
+  auto diags = logic->open_session()->call(Operation::Create, "test_spin", d);
   stopper.join();
   REQUIRE(diags.has_errors());
   CHECK(as_raised(diags.items()[0]) == "resource_spin.lua:6: stopped by StopProvider");
@@ -308,7 +310,7 @@ return tf.resource {
   logic->stop();
   for (int call = 0; call < 3; ++call) {
     engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
-    const auto diags = logic->call(Operation::Create, "test_spin", d);
+    const auto diags = logic->open_session()->call(Operation::Create, "test_spin", d);
     CHECK_FALSE(diags.has_errors());
     CHECK(d.id() == "spinning");
   }
@@ -333,7 +335,7 @@ return tf.resource {
   Instance i(*logic, "test_slow");
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
   const auto started = std::chrono::steady_clock::now();
-  auto diags = logic->call(Operation::Create, "test_slow", d);
+  auto diags = logic->open_session()->call(Operation::Create, "test_slow", d);
   const auto took = std::chrono::steady_clock::now() - started;
   REQUIRE(diags.has_errors());
   CHECK(diags.items()[0].summary == "create did not finish within its timeout of 0.2s");
@@ -364,7 +366,7 @@ return tf.resource {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     logic->stop();
   });
-  auto diags = logic->call(Operation::Create, "test_co", d);
+  auto diags = logic->open_session()->call(Operation::Create, "test_co", d);
   stopper.join();
   REQUIRE(diags.has_errors());
   // coroutine.wrap adds the position of the resume to errors passing through it.
@@ -401,7 +403,7 @@ return tf.resource {
     threads.emplace_back([&, n] {
       Value config = i.object({{"n", Value::number(n)}});
       engine::ResourceData d(i.schema, i.null(), config, config);
-      errors[n] = all_text(logic->call(Operation::Create, "test_slow", d));
+      errors[n] = all_text(logic->open_session()->call(Operation::Create, "test_slow", d));
       ids[n] = d.id();
     });
   }
@@ -420,7 +422,7 @@ TEST_CASE("a new configuration reaches every state before its next call") {
                     .has_errors());
   Value config = i.object({{"name", Value::string("a")}});
   engine::ResourceData d(i.schema, i.null(), config, config);
-  REQUIRE_FALSE(s.logic->call(Operation::Create, "test_item", d).has_errors());
+  REQUIRE_FALSE(s.logic->open_session()->call(Operation::Create, "test_item", d).has_errors());
   CHECK(d.id() == "q-a");
 }
 
@@ -440,11 +442,13 @@ return tf.resource {
   Instance gone(*logic, "test_gone");
   engine::ResourceData missing(gone.schema, gone.object({{"id", engine::Value::string("missing")}}),
                                gone.null(), gone.null());
-  REQUIRE_FALSE(logic->call(engine::Operation::Read, "test_gone", missing).has_errors());
+  REQUIRE_FALSE(
+      logic->open_session()->call(engine::Operation::Read, "test_gone", missing).has_errors());
   CHECK(missing.result().is_null());
   engine::ResourceData present(gone.schema, gone.object({{"id", engine::Value::string("here")}}),
                                gone.null(), gone.null());
-  REQUIRE_FALSE(logic->call(engine::Operation::Read, "test_gone", present).has_errors());
+  REQUIRE_FALSE(
+      logic->open_session()->call(engine::Operation::Read, "test_gone", present).has_errors());
   CHECK(present.get("name") == engine::Value::string("read ran"));
 }
 
@@ -475,7 +479,7 @@ TEST_CASE("a script whose top level never returns fails to load at the load time
   REQUIRE(logic->schema().resources.count("test_fine") == 1);
   Instance fine(*logic, "test_fine");
   engine::ResourceData d(fine.schema, fine.null(), fine.null(), fine.null());
-  CHECK_FALSE(logic->call(Operation::Create, "test_fine", d).has_errors());
+  CHECK_FALSE(logic->open_session()->call(Operation::Create, "test_fine", d).has_errors());
 }
 
 TEST_CASE("a stop that comes while the scripts load ends the load; later calls run") {
@@ -496,7 +500,7 @@ TEST_CASE("a stop that comes while the scripts load ends the load; later calls r
   CHECK(all_text(logic->load_diagnostics()).find("stopped by StopProvider") != std::string::npos);
   Instance fine(*logic, "test_fine");
   engine::ResourceData d(fine.schema, fine.null(), fine.null(), fine.null());
-  CHECK_FALSE(logic->call(Operation::Create, "test_fine", d).has_errors());
+  CHECK_FALSE(logic->open_session()->call(Operation::Create, "test_fine", d).has_errors());
 }
 
 TEST_CASE("plan_destroy and a type's deprecation message are read from the definition") {
@@ -524,11 +528,39 @@ return tf.resource {
   Instance i(*logic, "test_vault");
   const Value stored = i.object({{"id", Value::string("v")}, {"name", Value::string("v")}});
   engine::ResourceData d(i.schema, stored, i.null(), i.null());
-  const auto diags = logic->call(Operation::PlanDestroy, "test_vault", d);
+  const auto diags = logic->open_session()->call(Operation::PlanDestroy, "test_vault", d);
   REQUIRE(diags.has_errors());
   CHECK(diags.items()[0].summary == "keep v");
   CHECK(diags.items()[0].detail == "test_vault: plan_destroy failed at resource_vault.lua:6.");
 
   CHECK(load_errors_with_fields("deprecated = 3,")
             .find("deprecated must be a message saying what to use instead") != std::string::npos);
+}
+
+TEST_CASE("a session keeps one state for all its hooks, and another session gets another") {
+  // A counter in each state's globals: two calls on the same state count 1, 2.
+  ProviderDir dir;
+  dir.write("function_count.lua", R"(local tf = require("luaform")
+local calls = 0
+return tf.func {
+  returns = tf.number,
+  run = function()
+    calls = calls + 1
+    return calls
+  end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const engine::Function& declared = logic->schema().functions.at("count");
+  const auto count = [&](engine::LogicSession& session) {
+    return session.call_function("count", declared, {}).result;
+  };
+  auto first = logic->open_session();
+  CHECK(count(*first) == Value::number(1));
+  CHECK(count(*first) == Value::number(2));
+  // The first session still holds its state: the second borrows a fresh one.
+  auto second = logic->open_session();
+  CHECK(count(*second) == Value::number(1));
+  CHECK(count(*first) == Value::number(3));
 }

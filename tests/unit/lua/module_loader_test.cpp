@@ -38,9 +38,9 @@ return tf.resource {
   REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   Instance r(*logic, "test_req");
   engine::ResourceData d(r.schema, r.null(), r.null(), r.null());
-  CHECK_FALSE(logic->call(engine::Operation::Create, "test_req", d).has_errors());
+  CHECK_FALSE(logic->open_session()->call(engine::Operation::Create, "test_req", d).has_errors());
   CHECK(d.id() == "pkgpkg");
-  auto diags = logic->call(engine::Operation::Read, "test_req", d);
+  auto diags = logic->open_session()->call(engine::Operation::Read, "test_req", d);
   REQUIRE(diags.has_errors());
   CHECK(as_raised(diags.items()[0]) == "lib/util.lua:3: from util");
 }

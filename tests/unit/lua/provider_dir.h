@@ -138,7 +138,7 @@ return tf.resource {
     return "load error: " + all_text(logic->load_diagnostics());
   Instance i(*logic, "test_probe");
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
-  auto diags = logic->call(engine::Operation::Create, "test_probe", d);
+  auto diags = logic->open_session()->call(engine::Operation::Create, "test_probe", d);
   if (diags.has_errors()) return "error: " + as_raised(diags.items()[0]);
   return d.get("out").as_string();
 }

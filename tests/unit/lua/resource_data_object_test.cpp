@@ -51,7 +51,7 @@ struct Thing {
   }
 
   engine::Diagnostics run(Operation op, engine::ResourceData& d) {
-    return logic->call(op, "test_thing", d);
+    return logic->open_session()->call(op, "test_thing", d);
   }
 };
 
@@ -343,7 +343,7 @@ return tf.resource {
   };
   Value config = vm.object({{"disk", Value::list(disk_type, {disk(10), disk(20)})}});
   engine::ResourceData d(vm.schema, vm.null(), config, config);
-  engine::Diagnostics diags = logic->call(Operation::Create, "test_vm", d);
+  engine::Diagnostics diags = logic->open_session()->call(Operation::Create, "test_vm", d);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   CHECK(d.get("seen") == Value::string("2,20,nil,nil"));
   CHECK(d.get("disk.0.serial") == Value::string("s1"));
@@ -422,7 +422,7 @@ return tf.resource {
   Instance job(*logic, "test_job");
   REQUIRE(job.schema.block.find_block("timeouts") != nullptr);
   engine::ResourceData d(job.schema, job.null(), job.object({}), job.object({}));
-  engine::Diagnostics diags = logic->call(Operation::Create, "test_job", d);
+  engine::Diagnostics diags = logic->open_session()->call(Operation::Create, "test_job", d);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   CHECK(d.get("seen") == Value::string("90,300"));
 }

@@ -199,15 +199,15 @@ return tf.resource {
   engine::ResourceData d(careless.schema, careless.null(),
                          careless.object({{"kind", engine::Value::string("disk")}}),
                          careless.object({{"kind", engine::Value::string("disk")}}));
-  const auto failed = logic->call(engine::Operation::Create, "test_careless", d);
+  const auto failed = logic->open_session()->call(engine::Operation::Create, "test_careless", d);
   REQUIRE(failed.has_errors());
   CHECK(as_raised(failed.items()[0])
             .find("resource_careless.lua:5: assignment to undeclared "
                   "global 'type'") != std::string::npos);
   // The other resource's validator (which calls type()) runs on the same state as before.
-  const auto checked =
-      logic->validate_value(engine::SchemaOwner::Resource, "test_careful",
-                            {engine::AttributeName{"size"}}, engine::Value::number(0));
+  const auto checked = logic->open_session()->validate_value(
+      engine::SchemaOwner::Resource, "test_careful", {engine::AttributeName{"size"}},
+      engine::Value::number(0));
   REQUIRE(checked.has_errors());
   CHECK(checked.items()[0].detail.find("attempt to call") == std::string::npos);
 }

@@ -14,7 +14,7 @@ namespace {
 
 engine::FunctionOutcome call(engine::ProviderLogic& logic, const std::string& name,
                              const std::vector<Value>& args) {
-  return logic.call_function(name, logic.schema().functions.at(name), args);
+  return logic.open_session()->call_function(name, logic.schema().functions.at(name), args);
 }
 
 const char* kPick = R"(local tf = require("luaform")

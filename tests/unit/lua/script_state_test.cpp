@@ -214,13 +214,15 @@ return tf.resource {
   Instance custom(*logic, "test_custom");
   engine::ResourceData d(custom.schema, custom.null(), custom.null(), custom.null());
   d.set_id("eu/www");
-  REQUIRE_FALSE(logic->call(engine::Operation::Import, "test_custom", d).has_errors());
+  REQUIRE_FALSE(
+      logic->open_session()->call(engine::Operation::Import, "test_custom", d).has_errors());
   CHECK(d.id() == "www");
   CHECK(d.get("zone") == engine::Value::string("eu"));
   Instance byid(*logic, "test_byid");
   engine::ResourceData plain(byid.schema, byid.null(), byid.null(), byid.null());
   plain.set_id("x");
-  CHECK_FALSE(logic->call(engine::Operation::Import, "test_byid", plain).has_errors());
+  CHECK_FALSE(
+      logic->open_session()->call(engine::Operation::Import, "test_byid", plain).has_errors());
   CHECK(plain.id() == "x");
   CHECK(all_text(logic->load_diagnostics())
             .find("import must be tf.import_by_id or a function(d, client)") != std::string::npos);
@@ -247,7 +249,7 @@ return tf.resource {
   REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   const auto owner = engine::SchemaOwner::Resource;
   auto validate = [&](engine::AttributePath path, engine::Value v) {
-    return all_text(logic->validate_value(owner, "test_db", path, v));
+    return all_text(logic->open_session()->validate_value(owner, "test_db", path, v));
   };
   using engine::AttributeName;
   using engine::Value;
@@ -318,7 +320,8 @@ return tf.resource {
   using engine::Value;
   engine::Diagnostics diags;
   auto same = [&](engine::AttributePath path, const char* a, const char* b) {
-    return logic->same_value("test_site", path, Value::string(a), Value::string(b), diags);
+    return logic->open_session()->same_value("test_site", path, Value::string(a), Value::string(b),
+                                             diags);
   };
   CHECK(same({AttributeName{"name"}}, "Web", "WEB"));
   CHECK_FALSE(same({AttributeName{"name"}}, "web", "web2"));
@@ -383,26 +386,29 @@ return tf.resource {
   CHECK(logic->schema().resources.at("test_vm").version == 2);
 
   engine::Diagnostics diags;
-  auto from0 = logic->upgrade_state("test_vm", 0, R"({"id":"x","name":"web","size":"4096",
+  auto from0 =
+      logic->open_session()->upgrade_state("test_vm", 0, R"({"id":"x","name":"web","size":"4096",
                                                      "gone":true})",
-                                    vm.type, diags);
+                                           vm.type, diags);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   REQUIRE(from0.has_value());
   CHECK(from0->get_attribute("size_gb") == engine::Value::number(4));
   CHECK(from0->get_attribute("name") == engine::Value::string("web"));
   CHECK(from0->get_attribute("id") == engine::Value::string("x"));
 
-  auto from1 =
-      logic->upgrade_state("test_vm", 1, R"({"id":"x","name":"w","size":2048})", vm.type, diags);
+  auto from1 = logic->open_session()->upgrade_state(
+      "test_vm", 1, R"({"id":"x","name":"w","size":2048})", vm.type, diags);
   REQUIRE(from1.has_value());
   CHECK(from1->get_attribute("size_gb") == engine::Value::number(2));
 
   Instance bad(*logic, "test_bad");
   engine::Diagnostics missing;
-  CHECK_FALSE(logic->upgrade_state("test_bad", 0, R"({"id":"x"})", bad.type, missing));
+  CHECK_FALSE(
+      logic->open_session()->upgrade_state("test_bad", 0, R"({"id":"x"})", bad.type, missing));
   CHECK(all_text(missing).find("no upgrade function for version 0") != std::string::npos);
   engine::Diagnostics wrong;
-  CHECK_FALSE(logic->upgrade_state("test_bad", 1, R"({"id":"x"})", bad.type, wrong));
+  CHECK_FALSE(
+      logic->open_session()->upgrade_state("test_bad", 1, R"({"id":"x"})", bad.type, wrong));
   CHECK(all_text(wrong).find("must return the upgraded state table") != std::string::npos);
 }
 
@@ -429,7 +435,8 @@ return tf.resource {
   REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   Instance vm(*logic, "test_vm");
   engine::Diagnostics diags;
-  auto before = logic->upgrade_state("test_vm", 0, R"({"id":"x","size":2})", vm.type, diags);
+  auto before =
+      logic->open_session()->upgrade_state("test_vm", 0, R"({"id":"x","size":2})", vm.type, diags);
   REQUIRE(before.has_value());
   CHECK(before->get_attribute("size") == engine::Value::number(-2));
   const engine::Type provider_type = logic->schema().provider.block.implied_type();
@@ -437,7 +444,8 @@ return tf.resource {
       logic
           ->configure(engine::Value::object(provider_type, {{"unit", engine::Value::number(1024)}}))
           .has_errors());
-  auto after = logic->upgrade_state("test_vm", 0, R"({"id":"x","size":2})", vm.type, diags);
+  auto after =
+      logic->open_session()->upgrade_state("test_vm", 0, R"({"id":"x","size":2})", vm.type, diags);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
   REQUIRE(after.has_value());
   CHECK(after->get_attribute("size") == engine::Value::number(2048));

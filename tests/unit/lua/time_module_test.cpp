@@ -62,7 +62,7 @@ TEST_CASE("a sleep ends at the operation's timeout, at the line that slept") {
   Instance i(*logic, "test_sleeper");
   luaform::engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
   const auto started = std::chrono::steady_clock::now();
-  auto diags = logic->call(Operation::Create, "test_sleeper", d);
+  auto diags = logic->open_session()->call(Operation::Create, "test_sleeper", d);
   REQUIRE(diags.has_errors());
   CHECK(as_raised(diags.items()[0]) ==
         "resource_sleeper.lua:7: create did not finish within its timeout of 0.3s");
@@ -81,7 +81,7 @@ TEST_CASE("StopProvider ends a sleep within a moment") {
     logic->stop();
   });
   const auto started = std::chrono::steady_clock::now();
-  auto diags = logic->call(Operation::Create, "test_sleeper", d);
+  auto diags = logic->open_session()->call(Operation::Create, "test_sleeper", d);
   stopper.join();
   REQUIRE(diags.has_errors());
   CHECK(as_raised(diags.items()[0]) == "resource_sleeper.lua:7: stopped by StopProvider");

@@ -1,0 +1,147 @@
+#include "host/engine/rpc/session.h"
+
+#include <exception>
+
+#include "host/engine/rules/secret_scope.h"
+
+namespace luaform::engine {
+namespace {
+
+// `run()`, or what `failed(why)` makes of the exception it threw.
+template <class Run, class Failed>
+auto guarded(Run&& run, Failed&& failed) -> decltype(run()) {
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    return failed(e.what());
+  }
+}
+
+// An error diagnostic alone, for the hooks that answer with diagnostics.
+Diagnostics failure(const std::string& summary, const std::string& why,
+                    const AttributePath& path = {}) {
+  Diagnostics diags;
+  diags.error(summary, why, path);
+  return diags;
+}
+
+}  // namespace
+
+Session::Session(ProviderLogic& logic) : hooks_(logic.open_session()) {}
+
+Diagnostics Session::validate_value(SchemaOwner owner, const std::string& type_name,
+                                    const AttributePath& path, const Value& value) {
+  return guarded([&] { return hooks_->validate_value(owner, type_name, path, value); },
+                 [&](const std::string& why) {
+                   return failure("Validation of \"" + path_to_string(path) + "\" failed", why,
+                                  path);
+                 });
+}
+
+bool Session::same_value(const std::string& resource_type, const AttributePath& path,
+                         const Value& earlier, const Value& later, Diagnostics& diags) {
+  return guarded([&] { return hooks_->same_value(resource_type, path, earlier, later, diags); },
+                 [&](const std::string& why) {
+                   diags.error(resource_type + ": diff_suppress failed", why, path);
+                   return false;
+                 });
+}
+
+bool Session::requires_replace(const std::string& resource_type, const AttributePath& path,
+                               const Value& prior, const Value& planned, Diagnostics& diags) {
+  return guarded(
+      [&] { return hooks_->requires_replace(resource_type, path, prior, planned, diags); },
+      [&](const std::string& why) {
+        diags.error(
+            resource_type + ": requires_replace_if of \"" + path_to_string(path) + "\" failed", why,
+            path);
+        return false;
+      });
+}
+
+std::optional<Value> Session::plan_attribute(const std::string& resource_type,
+                                             const Attribute& attribute, const PlanContext& at,
+                                             Diagnostics& diags) {
+  return guarded([&] { return hooks_->plan_attribute(resource_type, attribute, at, diags); },
+                 [&](const std::string& why) -> std::optional<Value> {
+                   diags.error(
+                       resource_type + ": plan of \"" + path_to_string(at.path) + "\" failed", why,
+                       at.path);
+                   return std::nullopt;
+                 });
+}
+
+std::optional<Value> Session::upgrade_state(const std::string& type_name, int64_t from_version,
+                                            const std::string& raw_json, const Type& current,
+                                            Diagnostics& diags) {
+  return guarded(
+      [&] { return hooks_->upgrade_state(type_name, from_version, raw_json, current, diags); },
+      [&](const std::string& why) -> std::optional<Value> {
+        diags.error("Upgrading the state of " + type_name + " failed", why);
+        return std::nullopt;
+      });
+}
+
+std::optional<Value> Session::upgrade_identity(const std::string& type_name, int64_t from_version,
+                                               const std::string& raw_json, const Type& current,
+                                               Diagnostics& diags) {
+  return guarded(
+      [&] { return hooks_->upgrade_identity(type_name, from_version, raw_json, current, diags); },
+      [&](const std::string& why) -> std::optional<Value> {
+        diags.error("Upgrading the identity of " + type_name + " failed", why);
+        return std::nullopt;
+      });
+}
+
+std::optional<Value> Session::move_state(const std::string& target_type, const MoveSource& source,
+                                         const Type& target, Diagnostics& diags) {
+  return guarded([&] { return hooks_->move_state(target_type, source, target, diags); },
+                 [&](const std::string& why) -> std::optional<Value> {
+                   diags.error("Cannot move " + source.type_name + " to " + target_type, why);
+                   return std::nullopt;
+                 });
+}
+
+Diagnostics Session::call(Operation op, const std::string& type_name, ResourceData& d) {
+  Diagnostics diags =
+      guarded([&] { return hooks_->call(op, type_name, d); },
+              [&](const std::string& why) {
+                return failure(type_name + ": " + operation_name(op) + " failed", why);
+              });
+  // What the call set (a generated password) is a secret of the RPC from now on: the RPC's
+  // scope hides it, here and in whatever else it reports, when it returns.
+  for (auto& secret : d.sensitive_texts()) add_secret_in_scope(std::move(secret));
+  return diags;
+}
+
+FunctionOutcome Session::call_function(const std::string& name, const Function& declared,
+                                       const std::vector<Value>& arguments) {
+  return guarded([&] { return hooks_->call_function(name, declared, arguments); },
+                 [&](const std::string& why) {
+                   FunctionOutcome outcome;
+                   outcome.failure = FunctionFailure{name + ": " + why, std::nullopt};
+                   return outcome;
+                 });
+}
+
+Diagnostics Session::list(const std::string& resource_type, const Schema& resource,
+                          const Value& config, const ListOptions& options, const ListEmit& emit) {
+  return guarded(
+      [&] { return hooks_->list(resource_type, resource, config, options, emit); },
+      [&](const std::string& why) { return failure(resource_type + ": list failed", why); });
+}
+
+Diagnostics Session::plan_action(const std::string& action_type, const Value& config) {
+  return guarded(
+      [&] { return hooks_->plan_action(action_type, config); },
+      [&](const std::string& why) { return failure(action_type + ": plan failed", why); });
+}
+
+Diagnostics Session::invoke_action(const std::string& action_type, const Value& config,
+                                   const ActionProgress& progress) {
+  return guarded(
+      [&] { return hooks_->invoke_action(action_type, config, progress); },
+      [&](const std::string& why) { return failure(action_type + ": invoke failed", why); });
+}
+
+}  // namespace luaform::engine
