@@ -12,10 +12,10 @@ import rpc_scenarios
 import subjects
 from report import Row, ratio, table
 
-FULL = {"types": [1, 200], "cold_repeat": 15, "calls": 5000, "concurrency": [1, 10],
+FULL = {"types": [1, 200, 1000], "cold_repeat": 15, "calls": 5000, "concurrency": [1, 10],
         "many": [1000, 10000], "sleepers": 100, "rest": 1000, "bigset": [1000, 10000],
         "bigset_repeat": 7, "bigset_timeout": 120}
-QUICK = {"types": [1, 200], "cold_repeat": 3, "calls": 500, "concurrency": [1, 10],
+QUICK = {"types": [1, 200, 1000], "cold_repeat": 3, "calls": 500, "concurrency": [1, 10],
          "many": [100, 1000], "sleepers": 20, "rest": 100, "bigset": [100, 1000],
          "bigset_repeat": 2, "bigset_timeout": 30}
 
@@ -30,12 +30,12 @@ def cold_rows(results, type_counts):
     for count in type_counts:
         key = (lambda n, c=count: (c, n))
         handshake = values(results, key, lambda r: r["handshake_ms_p50"])
-        rows.append(Row(f"1 cold start, {count} type(s)", "exec to handshake p50", "ms", handshake,
+        rows.append(Row(f"1 cold start, {count:,} type(s)", "exec to handshake p50", "ms", handshake,
                         "<= peer", handshake["luaform"] <= handshake["peer"]))
-        rows.append(Row(f"1 cold start, {count} type(s)", "exec to schema answer p50", "ms",
+        rows.append(Row(f"1 cold start, {count:,} type(s)", "exec to schema answer p50", "ms",
                         values(results, key, lambda r: r["schema_ms_p50"])))
         rss = values(results, key, lambda r: r["rss_kib_max"] / 1024)
-        rows.append(Row(f"1 cold start, {count} type(s)", "peak RSS", "MiB", rss,
+        rows.append(Row(f"1 cold start, {count:,} type(s)", "peak RSS", "MiB", rss,
                         "<= 0.5x peer", rss["luaform"] <= 0.5 * rss["peer"]))
     return rows
 
