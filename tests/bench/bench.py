@@ -12,10 +12,10 @@ import rpc_scenarios
 import subjects
 from report import Row, ratio, table
 
-FULL = {"types": [1, 200], "cold_repeat": 15, "calls": 5000, "concurrency": [1, 10],
+FULL = {"types": [1, 200, 1000], "cold_repeat": 15, "calls": 5000, "concurrency": [1, 10],
         "many": [1000, 10000], "sleepers": 100, "rest": 1000, "bigset": [1000, 10000],
         "bigset_repeat": 7, "bigset_timeout": 120}
-QUICK = {"types": [1, 200], "cold_repeat": 3, "calls": 500, "concurrency": [1, 10],
+QUICK = {"types": [1, 200, 1000], "cold_repeat": 3, "calls": 500, "concurrency": [1, 10],
          "many": [100, 1000], "sleepers": 20, "rest": 100, "bigset": [100, 1000],
          "bigset_repeat": 2, "bigset_timeout": 30}
 
@@ -25,18 +25,30 @@ def values(results, key_of, pick):
             if key_of(name) in results}
 
 
+# Issue 25 holds the schema answer to the peer's only for a large provider: with few types
+# both answer in a few milliseconds, and what a big schema costs is what the target is about.
+SCHEMA_TARGET_TYPES = 1000
+
+
 def cold_rows(results, type_counts):
     rows = []
     for count in type_counts:
+        scenario = f"1 cold start, {count:,} type(s)"
         key = (lambda n, c=count: (c, n))
         handshake = values(results, key, lambda r: r["handshake_ms_p50"])
-        rows.append(Row(f"1 cold start, {count} type(s)", "exec to handshake p50", "ms", handshake,
+        rows.append(Row(scenario, "exec to handshake p50", "ms", handshake,
                         "<= peer", handshake["luaform"] <= handshake["peer"]))
-        rows.append(Row(f"1 cold start, {count} type(s)", "exec to schema answer p50", "ms",
-                        values(results, key, lambda r: r["schema_ms_p50"])))
+        schema = values(results, key, lambda r: r["schema_ms_p50"])
+        target, met = "", None
+        if count == SCHEMA_TARGET_TYPES:
+            target, met = "<= peer", schema["luaform"] <= schema["peer"]
+        rows.append(Row(scenario, "exec to schema answer p50", "ms", schema, target, met))
         rss = values(results, key, lambda r: r["rss_kib_max"] / 1024)
-        rows.append(Row(f"1 cold start, {count} type(s)", "peak RSS", "MiB", rss,
-                        "<= 0.5x peer", rss["luaform"] <= 0.5 * rss["peer"]))
+        # Issue 7 asked for half the peer's; issue 25 adds 1.1x the floor's: the floor, a gRPC
+        # server linked the same way that does nothing, already holds more than half the peer's.
+        rows.append(Row(scenario, "peak RSS", "MiB", rss,
+                        "<= 0.5x peer", rss["luaform"] <= 0.5 * rss["peer"],
+                        more_targets=[("<= 1.1x floor", rss["luaform"] <= 1.1 * rss["floor"])]))
     return rows
 
 
@@ -52,8 +64,12 @@ def rpc_rows(results, concurrencies):
             rows.append(Row(scenario, "latency p99", "us",
                             values(results, key, lambda r, rpc=rpc: r[rpc]["p99_us"])))
             cpu = values(results, key, lambda r, rpc=rpc: r[rpc]["provider_cpu_us_per_call"])
+            # Half the peer's is issue 7's target, 1.25x the floor's issue 25's: the peer is
+            # far behind, so the floor is the one that still says something.
             rows.append(Row(scenario, "provider CPU per call", "us", cpu, "<= 0.5x peer",
-                            cpu["luaform"] <= 0.5 * cpu["peer"]))
+                            cpu["luaform"] <= 0.5 * cpu["peer"],
+                            more_targets=[("<= 1.25x floor",
+                                           cpu["luaform"] <= 1.25 * cpu["floor"])]))
             rows.append(Row(scenario, "calls per provider CPU-second", "/s",
                             values(results, key,
                                    lambda r, rpc=rpc: 1e6 / max(r[rpc]["provider_cpu_us_per_call"],
@@ -221,8 +237,10 @@ def main():
     scenario(6, "big sets", bigsets)
 
     print(table(rows))
-    missed = [f"{row.scenario}: {row.metric}" for row in rows if row.met is False]
-    print(f"\n{len(rows)} figures, {sum(r.met is True for r in rows)} targets met, "
+    checks = [(row, target, met) for row in rows for target, met in row.targets()]
+    missed = [f"{row.scenario}: {row.metric} ({target})" for row, target, met in checks
+              if not met]
+    print(f"\n{len(rows)} figures, {sum(bool(met) for _, _, met in checks)} targets met, "
           f"{len(missed)} missed" + (": " + "; ".join(missed) if missed else ""))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

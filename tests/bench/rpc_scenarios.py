@@ -37,6 +37,10 @@ def cold_start(client, host, peer_binary, echo, type_counts, repeat):
                     rounds.setdefault(subject.name, []).append(run_client(
                         client, "cold", ["--repeat", str(repeat)], subject))
             for name, runs in rounds.items():
+                # The floor answers with an empty schema; the two providers must serve all.
+                served = {r["resource_types"] for r in runs}
+                if name != "floor" and served != {count}:
+                    raise RuntimeError(f"{name} served {served} resource types, not {count}")
                 results[(count, name)] = {
                     "handshake_ms_p50": statistics.median(r["handshake_ms_p50"] for r in runs),
                     "schema_ms_p50": statistics.median(r["schema_ms_p50"] for r in runs),

@@ -23,14 +23,18 @@ nlohmann::ordered_json run_cold(const Options& options) {
   std::vector<double> handshake_ms;
   std::vector<double> schema_ms;
   long rss_kib_max = 0;
+  int resource_types = 0;
   for (int run = 0; run < options.repeat; ++run) {
     const auto t0 = Clock::now();
     ProviderSession session = start_provider(options);
     const auto t1 = Clock::now();
     with_provider_fate(*session.process, [&] {
       // The first call also connects, which is part of what the CLI waits for.
-      session.client->get_schema();
+      const auto schema = session.client->get_schema();
       const auto t2 = Clock::now();
+      // Counted so that the harness can check every subject served the types it was asked
+      // for: a provider that answered with fewer would look fast for the wrong reason.
+      resource_types = schema.resource_schemas_size();
       handshake_ms.push_back(ms_between(t0, t1));
       schema_ms.push_back(ms_between(t0, t2));
       rss_kib_max = std::max(rss_kib_max, peak_rss_kib(session.process->pid()));
@@ -45,6 +49,7 @@ nlohmann::ordered_json run_cold(const Options& options) {
   out["schema_ms_p50"] = rounded(percentile(schema_ms, 50), 3);
   out["schema_ms_min"] = rounded(minimum(schema_ms), 3);
   out["rss_kib_max"] = rss_kib_max;
+  out["resource_types"] = resource_types;
   return out;
 }
 
