@@ -1,0 +1,1 @@
+data "NAME_info" "current" {}

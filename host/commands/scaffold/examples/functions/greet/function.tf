@@ -1,0 +1,3 @@
+output "greeting" {
+  value = provider::NAME::greet("world") # "Hello, world!"
+}

@@ -1,0 +1,3 @@
+provider "NAME" {
+  endpoint = "http://127.0.0.1:8080"
+}

@@ -1,0 +1,4 @@
+resource "NAME_item" "first" {
+  name = "first"
+  note = "made by the skeleton"
+}
