@@ -11,6 +11,7 @@
 #include "host/engine/rules/resource_identity.h"
 #include "host/engine/rules/zero_values.h"
 #include "host/engine/schema/schema_rules.h"
+#include "host/engine/schema/spelling.h"
 #include "host/engine/value/value_walk.h"
 
 namespace luaform::engine {
@@ -67,11 +68,10 @@ void check_value_against_plan(const std::string& name, const Value& planned, con
     detail +=
         "The plan of an update keeps a computed attribute's stored value. If the "
         "provider gives \"" +
-        name +
-        "\" a new value whenever the object is updated, "
-        "declare changes_on_update = true on it; if only some changes do, make it unknown "
-        "for those in customize_diff with d:set_new_computed(\"" +
-        name + "\").";
+        name + "\" a new value whenever the object is updated, declare that it changes on update" +
+        written_as(Hint::ChangesOnUpdate) +
+        "; if only some changes do, make it unknown for those in customize_diff" +
+        written_as(Hint::SetNewComputed, name) + ".";
   } else {
     detail += "Set only attributes that are computed, or that the configuration leaves unset.";
   }
@@ -175,8 +175,8 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     if (result.is_null()) {
       if (create && !call_diags.has_errors()) {
         diags.error(what + " did not set an id",
-                    "A create function must call d:set_id(...) once the object exists; without "
-                    "an id nothing is saved.");
+                    "A create function must set the object's id" + written_as(Hint::SetId) +
+                        " once the object exists; without an id nothing is saved.");
       } else if (!create && !call_diags.has_errors()) {
         diags.error(what + " cleared the id", "Only read and delete may remove an object.");
         result = prior;

@@ -15,6 +15,7 @@
 #include "host/engine/rpc/service_support.h"
 #include "host/engine/rules/resource_identity.h"
 #include "host/engine/schema/schema_rules.h"
+#include "host/engine/schema/spelling.h"
 
 namespace luaform::engine {
 ImportResponse ProviderService::import_resource_state(const ImportRequest& req) const {
@@ -25,7 +26,7 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     if (!schema) return resp;
     if (!schema->importable) {
       diags.error("Resource " + req.type_name + " does not support import",
-                  "Its script declares no import function (for example import = tf.import_by_id).");
+                  "Its script declares no import function" + for_example(Hint::ImportById) + ".");
       return resp;
     }
     if (!req.identity.empty() && !schema->identity) {
@@ -57,8 +58,8 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
       if (by_identity && !schema->identity->find("id")) {
         diags.error("Cannot import " + req.type_name + " by identity",
                     "Its identity " + given.to_display_string() +
-                        " holds no id, so the import function must set one: import = "
-                        "function(d, client) d:set_id(...) end, from d:identity().");
+                        " holds no id, so the import function must set one from it" +
+                        written_as(Hint::ImportSetsId) + ".");
       } else {
         diags.error("Cannot import " + req.type_name + " " +
                         (by_identity ? given.to_display_string() : "\"" + req.id + "\""),

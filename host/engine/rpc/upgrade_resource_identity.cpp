@@ -7,6 +7,7 @@
 #include "host/engine/codec/json_codec.h"
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rpc/service_support.h"
+#include "host/engine/schema/spelling.h"
 
 namespace luaform::engine {
 
@@ -51,8 +52,8 @@ UpgradeIdentityResponse ProviderService::upgrade_resource_identity(
                     "The stored identity has version " + std::to_string(req.version) +
                         ", the script's is " + std::to_string(identity.version) +
                         ", and it declares no identity upgrade from version " +
-                        std::to_string(req.version) + " (identity = { upgrade = { [" +
-                        std::to_string(req.version) + "] = function(raw) ... end } }).");
+                        std::to_string(req.version) +
+                        written_as(Hint::IdentityUpgrade, std::to_string(req.version)) + ".");
         return resp;
       }
       resp.upgraded_identity = detail::encode_dynamic(*upgraded, type);

@@ -7,6 +7,7 @@
 #include "host/engine/rules/secrets.h"
 #include "host/engine/rules/zero_values.h"
 #include "host/engine/schema/schema_rules.h"
+#include "host/engine/schema/spelling.h"
 #include "host/engine/value/value_walk.h"
 
 namespace luaform::engine {
@@ -126,7 +127,8 @@ Diagnostics ResourceData::set(const std::string& key, Value v) {
     return diags;
   }
   if (key == "id") {
-    diags.error("Attribute \"id\" is set with set_id", "Use d:set_id(...) to set the id.", path);
+    diags.error("Attribute \"id\" is set with set_id",
+                "The id has a setter of its own" + written_as(Hint::SetId) + ".", path);
     return diags;
   }
   if (const Attribute* attr = schema_->block.find_attribute(key); attr && attr->write_only) {
@@ -193,8 +195,8 @@ Diagnostics ResourceData::set_identity(const std::string& name, Value v) {
   Diagnostics diags;
   const AttributePath path{AttributeName{name}};
   if (!schema_->identity) {
-    diags.error("The resource has no identity",
-                "Declare one with identity = { schema = { ... } } before calling set_identity.");
+    diags.error("The resource has no identity", "Declare one" + written_as(Hint::DeclareIdentity) +
+                                                    " before setting identity attributes.");
     return diags;
   }
   const IdentityAttribute* attr = schema_->identity->find(name);

@@ -1,4 +1,5 @@
 #include "host/engine/rules/resource_identity.h"
+#include "host/engine/schema/spelling.h"
 
 #include <map>
 #include <set>
@@ -32,8 +33,7 @@ void validate_identity(const ResourceIdentity& identity, const std::string& wher
                        Diagnostics& diags) {
   if (identity.attributes.empty()) {
     diags.error(where + ": the identity has no attributes",
-                "Declare at least one, as in identity = { schema = { name = tf.string { "
-                "required_for_import = true } } }.");
+                "Declare at least one" + for_example(Hint::IdentityExample) + ".");
   }
   if (identity.version < 0) {
     diags.error(where + ": the identity version is negative", "Versions start at 0.");
@@ -80,8 +80,8 @@ void check_identity(const ResourceIdentity& identity, const Value& prior, const 
     if (a.required_for_import && is.is_null()) {
       diags.error(what + " left identity attribute \"" + a.name + "\" unset",
                   "It is required for import, so every object needs it. Give the resource an "
-                  "attribute of the same name and type, or call d:set_identity { " +
-                      a.name + " = ... }.",
+                  "attribute of the same name and type, or set it in the identity" +
+                      written_as(Hint::SetIdentity, a.name) + ".",
                   path);
       continue;
     }
@@ -90,7 +90,8 @@ void check_identity(const ResourceIdentity& identity, const Value& prior, const 
                   "An object keeps its identity for life, but it was " + was.to_display_string() +
                       " and is now " + is.to_display_string() +
                       ". Replace the object instead (force_new on the attribute it comes from), "
-                      "or declare identity = { mutable = true, ... }.",
+                      "or declare the identity mutable" +
+                      written_as(Hint::MutableIdentity) + ".",
                   path);
     }
   }

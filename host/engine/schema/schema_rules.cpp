@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "host/engine/schema/nested_elements.h"
+#include "host/engine/schema/spelling.h"
 #include "host/engine/value/value_walk.h"
 
 namespace luaform::engine {
@@ -198,7 +199,8 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     if (attr.has_requires_replace_if && place == BlockPlace::ResourceInSet) {
       diags.error(what + " cannot have requires_replace_if",
                   "It is inside a set, whose changed element is a different element with no "
-                  "address of its own; use force_new, or customize_diff with d:force_new.",
+                  "address of its own; use force_new, or force a new object in customize_diff" +
+                      written_as(Hint::ForceNew) + ".",
                   path);
     }
     if (!attr.refine.empty()) check_refinement(attr, what, path, diags);
@@ -346,8 +348,10 @@ namespace {
 
 void check_function_type(const Type& t, const std::string& what, Diagnostics& diags) {
   if (!t.is_dynamic() && t.has_dynamic_types()) {
-    diags.error(what + " has a type with tf.dynamic inside it (" + t.friendly_name() +
-                "); tf.dynamic can only be a whole parameter or return type");
+    std::string dynamic = spelled(Hint::DynamicType);
+    if (dynamic.empty()) dynamic = "the dynamic pseudo-type";
+    diags.error(what + " has a type with " + dynamic + " inside it (" + t.friendly_name() + "); " +
+                dynamic + " can only be a whole parameter or return type");
   }
 }
 

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "host/engine/rules/secrets.h"
+#include "host/lua/provider/sdk_spelling.h"
 #include "host/lua/provider/state_pool.h"
 
 namespace luaform::lua {
@@ -258,6 +259,8 @@ std::unique_ptr<engine::LogicSession> LuaProvider::open_session() {
 
 std::shared_ptr<engine::ProviderLogic> load_provider(const ScriptSet& scripts,
                                                      LoadOptions options) {
+  // The engine's messages show authors the SDK's spelling of what they ask for.
+  engine::install_spelling(sdk_spelling);
   return std::make_shared<LuaProvider>(scripts, std::move(options));
 }
 

@@ -186,7 +186,8 @@ TEST_CASE("a function schema with tf.dynamic inside a type or a repeated name is
   Diagnostics diags;
   validate_function(f, "function bad", diags);
   REQUIRE(diags.items().size() == 2);
-  CHECK(diags.items()[0].summary.find("parameter \"a\" has a type with tf.dynamic inside it") !=
+  CHECK(diags.items()[0].summary.find(
+            "parameter \"a\" has a type with the dynamic pseudo-type inside it") !=
         std::string::npos);
   CHECK(diags.items()[1].summary == "function bad: parameter \"a\" is declared twice");
 }

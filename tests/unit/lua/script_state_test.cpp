@@ -182,6 +182,15 @@ return tf.resource {
     CHECK(resource.moves_state == declares);
     CHECK(resource.checks_destroy == declares);
   }
+  // The engine's refusal names what to write in the SDK's own words.
+  engine::ProviderService service(logic);
+  engine::ImportRequest req;
+  req.type_name = "test_plain";
+  req.id = "x";
+  const auto refused = service.import_resource_state(req).diagnostics;
+  REQUIRE(refused.items().size() == 1);
+  CHECK(refused.items()[0].detail ==
+        "Its script declares no import function (for example import = tf.import_by_id).");
 }
 
 TEST_CASE("an import function runs with the import id; import = tf.import_by_id does nothing") {
