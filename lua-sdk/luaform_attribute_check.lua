@@ -1,7 +1,7 @@
 -- luaform_attribute_check: the check of the options an attribute is declared with
--- (tf.string { required = true, ... }), giving the message of the first problem. Internal to
--- the SDK: luaform_attributes raises its messages at the script's line; this module's names may
--- change without notice.
+-- (tf.string { required = true, ... }), giving the message of the first problem.
+-- Internal to the SDK: luaform_attributes raises its messages at the script's line; this
+-- module's names may change without notice.
 
 local check = require("luaform_check")
 

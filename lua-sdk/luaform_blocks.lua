@@ -1,7 +1,7 @@
 -- luaform_blocks: the check of a `schema = { ... }` table, and the structured parts of one:
--- nested blocks (tf.list_block, ...) and nested attributes (tf.list_nested, ...). Internal to
--- the SDK: scripts get these through require("luaform"); this module's other names may change
--- without notice.
+-- nested blocks (tf.list_block, ...) and nested attributes (tf.list_nested, ...).
+-- Internal to the SDK: scripts get these through require("luaform"); this module's other names
+-- may change without notice.
 
 local check = require("luaform_check")
 local attribute_check = require("luaform_attribute_check")
