@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the SDK's type definitions (lua-sdk/types, LuaCATS annotations) with EmmyLua's checker,
 # emmylua_check: the project's providers and a fresh scaffold must have no errors, and a script
-# with an unknown schema option and a misspelt d method must be reported.
+# with an unknown schema option and a misspelt d method must be reported. Also that the
+# definitions cover each public SDK module and no internal part.
 #
 #   bash tests/lint/lua_types.sh [HOST]     HOST: the luaform binary (default build/host/luaform)
 #
@@ -149,6 +150,25 @@ EOF
 else
   fail "definitions: an exact class's closed keys differ from its fields"
   sed 's/^/        /' <<<"$problems"
+fi
+
+# The SDK's files are public modules, which have definitions here, or internal parts that
+# luaform.lua and luaform_testing.lua assemble, which say so in their header and have none.
+misfiled=""
+for module in "$repo"/lua-sdk/*.lua; do
+  name=$(basename "$module")
+  internal=$(head -n 6 "$module" | grep -c "Internal to the" || true)
+  if [[ -f $types/$name && $internal -ne 0 ]]; then
+    misfiled+="lua-sdk/$name says it is internal, but has definitions in lua-sdk/types"$'\n'
+  elif [[ ! -f $types/$name && $internal -eq 0 ]]; then
+    misfiled+="lua-sdk/$name has no definitions in lua-sdk/types, nor says it is internal"$'\n'
+  fi
+done
+if [[ -z $misfiled ]]; then
+  pass "definitions: every public SDK module has them, and no internal part"
+else
+  fail "definitions: public and internal SDK modules are mixed up"
+  sed 's/^/        /' <<<"${misfiled%$'\n'}"
 fi
 
 for provider in "$repo"/providers/*/; do

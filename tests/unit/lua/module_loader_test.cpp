@@ -82,6 +82,22 @@ return tf.resource {
         engine::Value::number(42));
 }
 
+TEST_CASE("a lua-sdk directory may override one internal part of the embedded luaform") {
+  ProviderDir dir;
+  // The embedded luaform.lua assembles tf.func from luaform_functions, found here first.
+  dir.write("lua-sdk/luaform_functions.lua", "return { func = function() return 42 end }\n");
+  dir.write("resource_part.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { n = tf.number { optional = true, default = tf.func() } },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  CHECK(logic->schema().resources.at("test_part").block.find_attribute("n")->default_value ==
+        engine::Value::number(42));
+}
+
 TEST_CASE("a syntax error in a required module names that module's file and line") {
   ProviderDir dir;
   dir.write("lib/broken.lua", "local M = {}\nfunction M.f(\nreturn M\n");

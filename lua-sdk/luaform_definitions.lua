@@ -1,0 +1,236 @@
+-- luaform_definitions: the tables a script returns, tf.provider, tf.resource, tf.data_source,
+-- tf.ephemeral, tf.list_resource and tf.action, with the checks of their own options
+-- (timeouts, state and identity versions). Internal to the SDK: scripts get these through
+-- require("luaform"); this module's other names may change without notice.
+
+local check = require("luaform_check")
+local blocks = require("luaform_blocks")
+
+local CALLER = check.CALLER
+local NAME_PATTERN = check.NAME_PATTERN
+local sorted_keys, unknown_key = check.sorted_keys, check.unknown_key
+local description_problem = check.description_problem
+local schema_problem = blocks.schema_problem
+
+local M = {}
+
+
+-- The value a resource's `import` field takes when the import id is the object's id:
+-- `terraform import` sets only the id, then the resource's read fills in the rest. For ids that
+-- need work (a composite "region/name"), `import` is a function(d, client) instead.
+M.import_by_id = { kind = "importer", by = "id" }
+
+-- Validates a definition table and returns a tagged copy. `functions` maps each function
+-- field to true when it is required.
+local function define(kind, definition, functions, extra)
+  local what = "tf." .. kind
+  if type(definition) ~= "table" then
+    error(string.format("%s expects a table, as in %s { schema = { ... } }", what, what),
+      CALLER + 1)
+  end
+  local allowed = { description = true, schema = true }
+  for name in pairs(functions) do
+    allowed[name] = true
+  end
+  for name in pairs(extra) do
+    allowed[name] = true
+  end
+  local problem = unknown_key(what, definition, allowed)
+    or schema_problem(what, definition.schema == nil and {} or definition.schema,
+      kind == "resource" or kind == "data_source")
+  if problem then
+    error(problem, CALLER + 1)
+  end
+  problem = description_problem(what, definition.description)
+  if problem then
+    error(problem, CALLER + 1)
+  end
+  if definition.deprecated ~= nil and type(definition.deprecated) ~= "string" then
+    error(string.format("%s: deprecated must be a message saying what to use instead, got %s",
+      what, type(definition.deprecated)), CALLER + 1)
+  end
+  for _, name in ipairs(sorted_keys(functions)) do
+    local fn = definition[name]
+    if fn == nil and functions[name] then
+      error(string.format("%s: %s %s function is required", what,
+        name:match("^[aeiou]") and "an" or "a", name), CALLER + 1)
+    end
+    if fn ~= nil and type(fn) ~= "function" then
+      error(string.format("%s: %s must be a function, got %s", what, name, type(fn)), CALLER + 1)
+    end
+  end
+  local tagged = { kind = kind, schema = {} }
+  for k, v in pairs(definition) do
+    tagged[k] = v
+  end
+  return tagged
+end
+
+-- The public constructors keep their own frame (no tail call into define) so that define's
+-- error level CALLER + 1 is the script line.
+function M.provider(definition)
+  local tagged = define("provider", definition, { configure = false }, {})
+  return tagged
+end
+
+local OPERATIONS = { create = true, read = true, update = true, delete = true, default = true }
+
+-- `timeouts = { create = "10m", default = "20m" }`: how long each operation may take unless the
+-- user's `timeouts` block says otherwise.
+local function timeouts_problem(what, timeouts)
+  if timeouts == nil then
+    return nil
+  end
+  if type(timeouts) ~= "table" then
+    return what .. ': timeouts must be a table such as { create = "10m" }'
+  end
+  local problem = unknown_key(what .. " timeouts", timeouts, OPERATIONS)
+  if problem then
+    return problem
+  end
+  for _, op in ipairs(sorted_keys(timeouts)) do
+    if type(timeouts[op]) ~= "string" then
+      return string.format('%s: timeouts.%s must be a duration such as "10m", got %s', what, op,
+        type(timeouts[op]))
+    end
+  end
+  return nil
+end
+
+-- `schema_version = N` with `upgrade = { [0] = fn, ..., [N-1] = fn }`: upgrade[v] takes a
+-- stored state of version v as a plain table and returns it as version v + 1. Identities are
+-- versioned alike: identity = { version = N, upgrade = { ... } }. `names` spells the two
+-- options in messages.
+local function versioning_problem(version, upgrade, names)
+  if version ~= nil and (math.type(version) ~= "integer" or version < 0) then
+    return string.format("tf.resource: %s must be a whole number of at least 0", names.version)
+  end
+  if upgrade == nil then
+    return nil
+  end
+  if type(upgrade) ~= "table" then
+    return string.format("tf.resource: %s must be a table of functions, as in "
+      .. "{ [0] = function(raw) end }", names.upgrade)
+  end
+  for k, fn in pairs(upgrade) do
+    if math.type(k) ~= "integer" or k < 0 or k >= (version or 0) then
+      return string.format("tf.resource: %s[%s] is not a version below %s (%d)", names.upgrade,
+        tostring(k), names.version, version or 0)
+    end
+    if type(fn) ~= "function" then
+      return string.format("tf.resource: %s[%d] must be a function, got %s", names.upgrade, k,
+        type(fn))
+    end
+  end
+  -- Upgrades chain from the oldest supported version up to the current one, without gaps.
+  local oldest = nil
+  for k in pairs(upgrade) do
+    oldest = (oldest == nil or k < oldest) and k or oldest
+  end
+  for v = oldest or version or 0, (version or 0) - 1 do
+    if upgrade[v] == nil then
+      return string.format("tf.resource: %s[%d] is missing (upgrades must run from "
+        .. "%s[%d] to %s[%d] without gaps)", names.upgrade, v, names.upgrade, oldest,
+        names.upgrade, version - 1)
+    end
+  end
+  return nil
+end
+
+local STATE_VERSIONING = { version = "schema_version", upgrade = "upgrade" }
+local IDENTITY_VERSIONING = { version = "identity.version", upgrade = "identity.upgrade" }
+local IDENTITY_OPTIONS = { schema = true, version = true, upgrade = true, mutable = true }
+
+-- `identity = { schema = { name = tf.string { required_for_import = true } }, version = N,
+-- upgrade = { ... }, mutable = false }`: which object a resource is (see the authoring guide).
+local function identity_problem(identity)
+  if identity == nil then
+    return nil
+  end
+  local what = "tf.resource: identity"
+  if type(identity) ~= "table" then
+    return what .. " must be a table, as in identity = { schema = { name = tf.string { "
+      .. "required_for_import = true } } }"
+  end
+  local problem = unknown_key(what, identity, IDENTITY_OPTIONS)
+  if problem then
+    return problem
+  end
+  if type(identity.schema) ~= "table" or next(identity.schema) == nil then
+    return what .. ": schema must be a table of at least one attribute"
+  end
+  for _, name in ipairs(sorted_keys(identity.schema)) do
+    local spec = identity.schema[name]
+    if not name:match(NAME_PATTERN) then
+      return string.format("%s: attribute name %q must be lowercase letters, digits and _",
+        what, name)
+    end
+    if type(spec) ~= "table" or spec.kind ~= "attribute"
+        or not (spec.required_for_import or spec.optional_for_import) then
+      return string.format("%s: attribute %q must be declared as tf.string { "
+        .. "required_for_import = true } (or optional_for_import = true) and the like", what,
+        name)
+    end
+  end
+  if identity.mutable ~= nil and type(identity.mutable) ~= "boolean" then
+    return what .. ": mutable must be true or false, got " .. type(identity.mutable)
+  end
+  return versioning_problem(identity.version, identity.upgrade, IDENTITY_VERSIONING)
+end
+
+function M.resource(definition)
+  if type(definition) == "table" and definition.import ~= nil
+      and definition.import ~= M.import_by_id and type(definition.import) ~= "function" then
+    error("tf.resource: import must be tf.import_by_id or a function(d, client)", CALLER)
+  end
+  local problem = type(definition) == "table"
+    and (versioning_problem(definition.schema_version, definition.upgrade, STATE_VERSIONING)
+      or identity_problem(definition.identity)
+      or timeouts_problem("tf.resource", definition.timeouts))
+  if problem then
+    error(problem, CALLER)
+  end
+  local tagged = define("resource", definition,
+    { create = true, read = true, update = false, delete = true, exists = false,
+      customize_diff = false, move_state = false, plan_destroy = false },
+    { import = true, schema_version = true, upgrade = true, timeouts = true, identity = true,
+      deprecated = true })
+  return tagged
+end
+
+-- tf.list_resource { schema = { filters }, list = function(request, emit, client) ... end }:
+-- how `terraform query` finds the objects of the resource type of the same name
+-- (list_server.lua lists resource NAME_server, which must have an identity).
+function M.list_resource(definition)
+  local tagged = define("list_resource", definition, { list = true }, {})
+  return tagged
+end
+
+-- tf.action { schema = { ... }, invoke = function(config, progress, client) ... end,
+-- plan = function(config, client) ... end }: an operation `action "NAME_X"` blocks run.
+function M.action(definition)
+  local tagged = define("action", definition, { invoke = true, plan = false }, {})
+  return tagged
+end
+
+function M.data_source(definition)
+  local problem = type(definition) == "table"
+    and timeouts_problem("tf.data_source", definition.timeouts)
+  if problem then
+    error(problem, CALLER)
+  end
+  local tagged = define("data_source", definition, { read = true },
+    { timeouts = true, deprecated = true })
+  return tagged
+end
+
+-- An ephemeral resource: open(d, client) sets the values, which the CLI uses for one run and
+-- never saves; renew(d, client) and close(d, client) see only what open kept with
+-- d:set_private.
+function M.ephemeral(definition)
+  local tagged = define("ephemeral", definition, { open = true, renew = false, close = false },
+    {})
+  return tagged
+end
+
+return M
