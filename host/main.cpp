@@ -22,6 +22,7 @@
 #include "host/engine/value/duration.h"
 #include "host/lua/provider/lua_provider.h"
 #include "host/lua/testing/test_runner.h"
+#include "host/platform/platform.h"
 #include "host/protocol/goplugin/serve.h"
 
 #ifndef LUAFORM_VERSION
@@ -226,6 +227,7 @@ int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  luaform::platform::tune_allocator();
   const auto invoked = luaform::invoked_path(argc > 0 ? argv[0] : nullptr);
   const auto located = luaform::locate_provider(invoked);
   const std::string arg = argc > 1 ? argv[1] : "";

@@ -18,6 +18,14 @@ local ATTRIBUTE_TEXTS = { "deprecated", "removed" }
 -- Options naming other attributes by their address from the top ("name", "disk.0.size").
 local ATTRIBUTE_ADDRESS_LISTS = { "conflicts_with", "required_with", "exactly_one_of",
   "at_least_one_of" }
+-- Every option an attribute may have, made once: it is checked against each attribute.
+local ATTRIBUTE_OPTIONS = { default = true, validate = true, diff_suppress = true,
+  state_func = true, description = true, requires_replace_if = true, refine = true, plan = true }
+for _, names in ipairs({ ATTRIBUTE_FLAGS, ATTRIBUTE_TEXTS, ATTRIBUTE_ADDRESS_LISTS }) do
+  for _, name in ipairs(names) do
+    ATTRIBUTE_OPTIONS[name] = true
+  end
+end
 
 -- True for a type descriptor (tf.string, tf.list(tf.number), ...).
 function M.is_type(v)
@@ -166,18 +174,7 @@ function M.attribute_problem(t, options)
   if options.required_for_import ~= nil or options.optional_for_import ~= nil then
     return identity_attribute_problem(t, options)
   end
-  local allowed = { default = true, validate = true, diff_suppress = true, state_func = true,
-    description = true, requires_replace_if = true, refine = true, plan = true }
-  for _, list in ipairs(ATTRIBUTE_ADDRESS_LISTS) do
-    allowed[list] = true
-  end
-  for _, flag in ipairs(ATTRIBUTE_FLAGS) do
-    allowed[flag] = true
-  end
-  for _, text in ipairs(ATTRIBUTE_TEXTS) do
-    allowed[text] = true
-  end
-  local problem = unknown_key(what, options, allowed)
+  local problem = unknown_key(what, options, ATTRIBUTE_OPTIONS)
   if problem then
     return problem
   end

@@ -20,6 +20,9 @@
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace luaform::platform {
 
@@ -79,6 +82,16 @@ inline std::filesystem::path executable_path() {
   std::error_code ec;
   auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::filesystem::path() : path;
+#endif
+}
+
+// glibc grows the heap of a thread's arena a few pages at a time, with an mprotect call and a
+// trip through sysmalloc for each step: loading a provider of 1,000 resource types (on its
+// own thread) spent a fifth of its time there. Asking for 8 MiB more at each growth makes
+// those steps rare; pages still cost memory only once they are touched.
+inline void tune_allocator() {
+#if defined(__GLIBC__)
+  mallopt(M_TOP_PAD, 8 << 20);
 #endif
 }
 
