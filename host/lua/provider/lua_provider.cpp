@@ -195,35 +195,25 @@ class LuaSession : public engine::LogicSession {
 
   Diagnostics call(engine::Operation op, const std::string& type_name,
                    engine::ResourceData& d) override {
-    Diagnostics diags;
-    ScriptState* configured = configured_state(diags);
-    if (configured == nullptr) return diags;
-    return configured->call(op, type_name, d);
+    return with_client([&](ScriptState& state) { return state.call(op, type_name, d); });
   }
 
   // A listing runs the reads of listed objects on its own state too.
   Diagnostics list(const std::string& type_name, const engine::Schema& resource,
                    const engine::Value& config, const engine::ListOptions& options,
                    const engine::ListEmit& emit) override {
-    Diagnostics diags;
-    ScriptState* configured = configured_state(diags);
-    if (configured == nullptr) return diags;
-    return configured->list(type_name, resource, config, options, emit);
+    return with_client(
+        [&](ScriptState& state) { return state.list(type_name, resource, config, options, emit); });
   }
 
   Diagnostics plan_action(const std::string& type_name, const engine::Value& config) override {
-    Diagnostics diags;
-    ScriptState* configured = configured_state(diags);
-    if (configured == nullptr) return diags;
-    return configured->plan_action(type_name, config);
+    return with_client([&](ScriptState& state) { return state.plan_action(type_name, config); });
   }
 
   Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
                             const engine::ActionProgress& progress) override {
-    Diagnostics diags;
-    ScriptState* configured = configured_state(diags);
-    if (configured == nullptr) return diags;
-    return configured->invoke_action(type_name, config, progress);
+    return with_client(
+        [&](ScriptState& state) { return state.invoke_action(type_name, config, progress); });
   }
 
   engine::FunctionOutcome call_function(const std::string& name, const engine::Function& declared,
@@ -245,6 +235,14 @@ class LuaSession : public engine::LogicSession {
     const bool failed = configured.has_errors();
     diags.append(configured);
     return failed ? nullptr : &borrowed;
+  }
+
+  // `run` on the configured state, or why the state could not be configured.
+  template <class Run>
+  Diagnostics with_client(Run&& run) {
+    Diagnostics diags;
+    ScriptState* configured = configured_state(diags);
+    return configured == nullptr ? diags : run(*configured);
   }
 
   LuaProvider& provider_;
