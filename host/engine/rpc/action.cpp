@@ -4,7 +4,6 @@
 // invoke). The invoke streams progress messages as the action reports them, then exactly one
 // completed event with its diagnostics: the CLI ends its reading there, and takes an event
 // that is neither for a broken provider.
-#include <exception>
 #include <map>
 #include <optional>
 #include <string>

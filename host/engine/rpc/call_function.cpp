@@ -1,7 +1,6 @@
 // Provider-defined functions: GetFunctions and CallFunction. The CLI checks arguments against
 // the declared parameters before calling; the same rules are applied here again so that a
 // function's script only ever sees arguments of the types it declared.
-#include <exception>
 #include <string>
 #include <vector>
 

@@ -4,7 +4,6 @@
 // logic gave, or the one an import by that identity followed by a read gives. The CLI stops
 // reading at its limit and drops every result of a list that ends in an error, so an element
 // that cannot be used is a warning, not an error, and the listing goes on.
-#include <exception>
 
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rpc/service_support.h"

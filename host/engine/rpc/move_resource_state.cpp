@@ -1,7 +1,6 @@
 // MoveResourceState: a `moved` block from a resource of another type (of this provider or any
 // other) to one of ours. The target's own function turns the stored source state into a target
 // state; the CLI then plans the target as usual, so nothing is created or destroyed.
-#include <exception>
 
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rpc/service_support.h"

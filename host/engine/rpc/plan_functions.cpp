@@ -1,7 +1,6 @@
 #include "host/engine/rpc/plan_functions.h"
 
 #include <algorithm>
-#include <exception>
 #include <map>
 
 #include "host/engine/schema/nested_elements.h"

@@ -2,7 +2,6 @@
 // computed attributes the config leaves null"; the plan fills in defaults, keeps stored values
 // the resource counts as the same as the configured ones, marks values the provider will
 // compute as unknown, and says which changes force a replacement.
-#include <exception>
 
 #include "host/engine/rpc/customize_diff.h"
 #include "host/engine/rpc/plan_functions.h"

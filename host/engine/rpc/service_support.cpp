@@ -1,7 +1,5 @@
 #include "host/engine/rpc/service_support.h"
 
-#include <exception>
-
 #include "host/engine/codec/json_codec.h"
 #include "host/engine/codec/msgpack_codec.h"
 #include "host/engine/rules/equivalence.h"

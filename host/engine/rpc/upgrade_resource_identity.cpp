@@ -2,7 +2,6 @@
 // resources that declare one, and the reading of identities the CLI stored under an older
 // identity version, which go through the resource's identity upgrade functions one version at
 // a time, like states (upgrade_resource_state.cpp). An identity from a newer version is refused.
-#include <exception>
 
 #include "host/engine/codec/json_codec.h"
 #include "host/engine/rpc/provider_service.h"

@@ -2,7 +2,6 @@
 // an older schema version goes through the resource's upgrade functions first, one version at
 // a time; attributes the schema no longer has are dropped; a state written by a newer schema
 // version is refused. An upgrade that fails leaves the stored state untouched (the CLI keeps it).
-#include <exception>
 
 #include "host/engine/codec/json_codec.h"
 #include "host/engine/rpc/provider_service.h"
