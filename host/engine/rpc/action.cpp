@@ -23,9 +23,8 @@ std::optional<Value> known_config(const std::map<std::string, Schema>& actions,
                                   Diagnostics& diags) {
   const Schema* schema = detail::find_schema(actions, "action", req.type_name, diags);
   if (!schema) return std::nullopt;
-  const Value config = detail::decode_dynamic(req.config, schema->block.implied_type(), diags);
-  if (diags.has_errors() || !config.is_wholly_known()) return std::nullopt;
-  Value with_them = with_defaults(schema->block, config, config);
+  if (!req.config.is_wholly_known()) return std::nullopt;
+  Value with_them = with_defaults(schema->block, req.config, req.config);
   secrets.add(schema->block, with_them);
   return with_them;
 }

@@ -123,15 +123,11 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
     if (!schema) return resp;
     const Type type = schema->block.implied_type();
-    Value prior = detail::decode_dynamic(req.prior_state, type, diags);
-    Value planned = detail::decode_dynamic(req.planned_state, type, diags);
-    Value config = detail::decode_dynamic(req.config, type, diags);
+    const Value& prior = req.prior_state;
+    const Value& planned = req.planned_state;
+    const Value& config = req.config;
     for (const Value* v : {&prior, &planned, &config}) secrets.add(schema->block, *v);
-    const Value planned_identity = detail::decode_identity(*schema, req.planned_identity, diags);
-    if (diags.has_errors()) {
-      resp.new_state = detail::encode_dynamic(prior, type);
-      return resp;
-    }
+    const Value& planned_identity = req.planned_identity;
     resp.private_data = req.planned_private;
     Session session(*logic_);
 
@@ -139,7 +135,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
       ResourceData d(*schema, prior, Value::null(type), Value::null(type));
       d.set_private_data(req.planned_private);
       diags.append(session.call(Operation::Delete, req.type_name, d));
-      resp.new_state = detail::encode_dynamic(diags.has_errors() ? prior : Value::null(type), type);
+      resp.new_state = diags.has_errors() ? prior : Value::null(type);
       return resp;
     }
 
@@ -150,7 +146,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
                         without_operational(schema->block, planned))) {
       // Only the timeouts, a write-only value or the spelling of a zero value changed: nothing
       // to do but remember the plan.
-      resp.new_state = detail::encode_dynamic(unknowns_from(planned, prior), type);
+      resp.new_state = unknowns_from(planned, prior);
       resp.new_identity = req.planned_identity;
       return resp;
     }
@@ -158,7 +154,7 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
       diags.error(req.type_name + ": no update function",
                   "The plan asked for an in-place update, but the resource has no update "
                   "function.");
-      resp.new_state = detail::encode_dynamic(prior, type);
+      resp.new_state = prior;
       resp.new_identity = req.planned_identity;
       return resp;
     }
@@ -192,13 +188,13 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
         check_against_plan(schema->block, prior, planned, result, what, diags);
       }
     }
-    resp.new_state = detail::encode_dynamic(without_write_only(schema->block, result), type);
+    resp.new_state = without_write_only(schema->block, result);
     if (schema->identity) {
       const Value identity = identity_of(*schema->identity, result, d);
       if (!call_diags.has_errors() && !result.is_null()) {
         check_identity(*schema->identity, planned_identity, identity, what, diags);
       }
-      resp.new_identity = detail::encode_identity(*schema, identity);
+      resp.new_identity = identity;
     }
     return resp;
   });

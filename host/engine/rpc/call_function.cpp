@@ -18,18 +18,6 @@ std::string arguments_expected(const Function& f) {
   return text;
 }
 
-// The first error of `diags` as one line of text.
-std::string error_text(const Diagnostics& diags) {
-  // The first error, else the first warning (a script left out).
-  for (const bool errors : {true, false}) {
-    for (const auto& d : diags.items()) {
-      if ((d.severity == Severity::Error) != errors) continue;
-      return d.detail.empty() ? d.summary : d.summary + ": " + d.detail;
-    }
-  }
-  return "failed";
-}
-
 // True when `result` may stand as the value of a function returning `returns`.
 bool fits(const Value& result, const Type& returns) {
   if (returns.is_dynamic()) return true;
@@ -55,7 +43,7 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
   if (it == schema_.functions.end()) {
     std::string text = "this provider has no function named \"" + req.name + "\"";
     if (!schema_diagnostics_.empty()) {
-      text += " (loading the provider: " + error_text(schema_diagnostics_) + ")";
+      text += " (loading the provider: " + schema_diagnostics_.first_text() + ")";
     }
     return fail(text);
   }
@@ -71,10 +59,11 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
   for (size_t i = 0; i < given; ++i) {
     const FunctionParameter& parameter = *f.parameter_for(i);
     const auto index = static_cast<int64_t>(i);
-    Diagnostics decoding;
-    Value v = detail::decode_dynamic(req.arguments[i], parameter.type, decoding);
-    if (decoding.has_errors()) {
-      return fail("argument \"" + parameter.name + "\": " + error_text(decoding), index);
+    const Value& v = req.arguments[i];
+    if (!v.is_null() && !fits(v, parameter.type)) {
+      return fail("argument \"" + parameter.name + "\" must be " + parameter.type.friendly_name() +
+                      ", not " + v.type().friendly_name(),
+                  index);
     }
     if (v.is_null() && !parameter.allow_null) {
       return fail("argument \"" + parameter.name + "\" must not be null", index);
@@ -82,10 +71,10 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
     // cty's rule: a function that does not accept unknown values is not called with one; its
     // result is simply unknown until the argument is known.
     if (!v.is_wholly_known() && !parameter.allow_unknown) unknown_result = true;
-    arguments.push_back(std::move(v));
+    arguments.push_back(v);
   }
   if (unknown_result) {
-    resp.result = detail::encode_dynamic(Value::unknown(f.returns), f.returns);
+    resp.result = Value::unknown(f.returns);
     return resp;
   }
 
@@ -116,7 +105,7 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
     for (const auto& a : arguments) any_unknown = any_unknown || !a.is_wholly_known();
     if (!any_unknown) return fail(req.name + " returned an unknown value from known arguments");
   }
-  resp.result = detail::encode_dynamic(result, f.returns);
+  resp.result = result;
   return resp;
 }
 

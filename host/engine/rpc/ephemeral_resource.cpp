@@ -28,9 +28,8 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
                                                    "ephemeral resource", req.type_name, diags);
         if (!schema) return resp;
         const Type type = schema->block.implied_type();
-        const Value config = detail::decode_dynamic(req.config, type, diags);
+        const Value& config = req.config;
         secrets.add(schema->block, config);
-        if (diags.has_errors()) return resp;
         // The CLI opens an ephemeral resource only once its configuration is known (it defers the
         // rest to apply); a value made from guesses would be handed on as if it were real.
         if (!config.is_wholly_known()) {
@@ -44,7 +43,7 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
         d.allow_renewal();
         diags.append(Session(*logic_).call(Operation::Open, req.type_name, d));
         if (diags.has_errors()) return resp;
-        resp.result = detail::encode_dynamic(d.values(), type);
+        resp.result = d.values();
         resp.private_data = d.private_data();
         resp.renew_at = d.renew_at();
         return resp;

@@ -16,11 +16,8 @@ GenerateConfigResponse ProviderService::generate_resource_config(
         const Schema* schema =
             detail::find_schema(schema_.resources, "resource", req.type_name, diags);
         if (!schema) return resp;
-        const Type type = schema->block.implied_type();
-        const Value state = detail::decode_dynamic(req.state, type, diags);
-        secrets.add(schema->block, state);
-        if (diags.has_errors()) return resp;
-        resp.config = detail::encode_dynamic(config_from_state(schema->block, state), type);
+        secrets.add(schema->block, req.state);
+        resp.config = config_from_state(schema->block, req.state);
         return resp;
       });
 }

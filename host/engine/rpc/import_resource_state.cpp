@@ -29,14 +29,13 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
                   "Its script declares no import function" + for_example(Hint::ImportById) + ".");
       return resp;
     }
-    if (!req.identity.empty() && !schema->identity) {
+    const Value& given = req.identity;
+    if (!given.is_null() && !schema->identity) {
       diags.error("Resource " + req.type_name + " has no identity",
                   "Its script declares no identity, so it cannot be imported by one. Import it "
                   "by id instead.");
       return resp;
     }
-    const Value given = detail::decode_identity(*schema, req.identity, diags);
-    if (diags.has_errors()) return resp;
     const bool by_identity = !given.is_null();
     if (!by_identity && req.id.empty()) {
       diags.error("Import needs an id", "The import id for " + req.type_name + " is empty.");
@@ -67,14 +66,12 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
       }
       return resp;
     }
-    DynamicValue identity;
+    Value identity;
     if (by_identity) {
-      const Value now = identity_of(*schema->identity, state, d);
-      check_identity(*schema->identity, given, now, req.type_name + ": import", diags);
-      identity = detail::encode_identity(*schema, now);
+      identity = identity_of(*schema->identity, state, d);
+      check_identity(*schema->identity, given, identity, req.type_name + ": import", diags);
     }
-    resp.imported.push_back(
-        {req.type_name, detail::encode_dynamic(state, type), d.private_data(), identity});
+    resp.imported.push_back({req.type_name, state, d.private_data(), identity});
     return resp;
   });
 }

@@ -62,12 +62,8 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
         const Schema* schema =
             detail::find_schema(schema_.resources, "resource", req.type_name, diags);
         if (!filters || !schema || !schema->identity || req.limit <= 0) return diags;
-        Value config = detail::decode_dynamic(req.config, filters->block.implied_type(), diags);
-        if (diags.has_errors()) return diags;
-        config = with_defaults(filters->block, config, config);
+        const Value config = with_defaults(filters->block, req.config, req.config);
         secrets.add(filters->block, config);
-        const Type identity_type = schema->identity->implied_type();
-        const Type type = schema->block.implied_type();
         int64_t sent = 0;
         // One emitted element: its event (or a warning), true while more are wanted.
         const auto emit_one = [&](ListedObject listed, const ListedCall& run) {
@@ -89,7 +85,7 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
             }
           }
           ListEvent event;
-          event.identity = detail::encode_dynamic(listed.identity, identity_type);
+          event.identity = listed.identity;
           event.display_name = listed.display_name;
           if (req.include_resource_object) {
             Diagnostics problems;
@@ -107,7 +103,7 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
               return send(left_out(req.type_name, listed, why));
             }
             secrets.add(schema->block, object);
-            event.resource_object = detail::encode_dynamic(object, type);
+            event.resource_object = object;
             // What the import and read warned about goes with the object they gave.
             event.diagnostics = std::move(problems);
           }

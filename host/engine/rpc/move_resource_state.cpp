@@ -51,7 +51,7 @@ MoveResponse ProviderService::move_resource_state(const MoveRequest& req) const 
       return resp;
     }
     const Value state = without_write_only(schema->block, with_empty_blocks(schema->block, *moved));
-    resp.target_state = detail::encode_dynamic(state, type);
+    resp.target_state = state;
     // Private data is the scripts' own JSON whatever the type, so it moves along.
     resp.target_private = req.source_private;
     // The target's identity, when its state holds all of it; otherwise the next read gives it.
@@ -59,7 +59,7 @@ MoveResponse ProviderService::move_resource_state(const MoveRequest& req) const 
       const ResourceData d(*schema, state, Value::null(type), Value::null(type));
       const Value identity = identity_of(*schema->identity, state, d);
       if (identity_complete(*schema->identity, identity)) {
-        resp.target_identity = detail::encode_identity(*schema, identity);
+        resp.target_identity = identity;
       }
     }
     return resp;

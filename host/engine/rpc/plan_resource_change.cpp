@@ -18,12 +18,10 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
     if (!schema) return resp;
-    const Type type = schema->block.implied_type();
-    Value prior = detail::decode_dynamic(req.prior_state, type, diags);
-    Value proposed = detail::decode_dynamic(req.proposed_new_state, type, diags);
-    Value config = detail::decode_dynamic(req.config, type, diags);
+    const Value& prior = req.prior_state;
+    const Value& proposed = req.proposed_new_state;
+    const Value& config = req.config;
     for (const Value* v : {&prior, &proposed, &config}) secrets.add(schema->block, *v);
-    if (diags.has_errors()) return resp;
     resp.planned_private = req.prior_private;
     // An identity never changes in a plan: the object keeps the one stored, and a new object
     // gets its own when it is created.
@@ -38,7 +36,7 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
               ? proposed
               : mark_computed_unknown(schema->block, with_defaults(schema->block, proposed, config),
                                       prior, config);
-      resp.planned_state = detail::encode_dynamic(without_write_only(schema->block, planned), type);
+      resp.planned_state = without_write_only(schema->block, planned);
       return resp;
     }
 
@@ -49,7 +47,7 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
         ResourceData d(*schema, prior, config, proposed);
         diags.append(Session(*logic_).call(Operation::PlanDestroy, req.type_name, d));
       }
-      resp.planned_state = detail::encode_dynamic(proposed, type);
+      resp.planned_state = proposed;
       return resp;
     }
 
@@ -77,7 +75,7 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     }
     // The configuration's write-only values reach create and update from the config, never the
     // plan: the CLI refuses a plan that holds them.
-    resp.planned_state = detail::encode_dynamic(without_write_only(schema->block, planned), type);
+    resp.planned_state = without_write_only(schema->block, planned);
     return resp;
   });
 }

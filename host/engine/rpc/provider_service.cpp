@@ -106,7 +106,7 @@ GetProviderSchemaResponse ProviderService::get_provider_schema() const {
 }
 
 Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type_name,
-                                      const Schema& schema, const DynamicValue& config) const {
+                                      const Schema& schema, const Value& config) const {
   return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
     Diagnostics diags;
     if (auto left_out = schema_.left_out.find(left_out_key(owner, type_name));
@@ -114,10 +114,8 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
       diags.error("Cannot use " + type_name + ": its script does not load", left_out->second);
       return diags;
     }
-    Value v = detail::decode_dynamic(config, schema.block.implied_type(), diags);
-    if (diags.has_errors()) return diags;
     // A validator's message or log line may quote the value it refused.
-    secrets.add(schema.block, v);
+    secrets.add(schema.block, config);
     // A deprecated type still works; each configuration of it says so (helper/schema's
     // DeprecationMessage). The CLI itself warns only where a value of it is referenced.
     if (owner != SchemaOwner::Provider && !schema.block.deprecated.empty()) {
@@ -125,7 +123,7 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
     }
     Session session(*logic_);
     diags.append(
-        validate_config(schema.block, v, [&](const AttributePath& path, const Value& value) {
+        validate_config(schema.block, config, [&](const AttributePath& path, const Value& value) {
           return session.validate_value(owner, type_name, path, value);
         }));
     return diags;
@@ -144,7 +142,7 @@ Diagnostics ProviderService::validate_resource_config(const ValidateRequest& req
   if (!schema) return diags;
   diags.append(validate(SchemaOwner::Resource, req.type_name, *schema, req.config));
   if (req.write_only_allowed || diags.has_errors()) return diags;
-  const Value config = detail::decode_dynamic(req.config, schema->block.implied_type(), diags);
+  const Value& config = req.config;
   for (const auto& attr : schema->block.attributes) {
     if (attr.write_only && config.is_known() && !config.is_null() &&
         !config.get_attribute(attr.name).is_null()) {
@@ -187,9 +185,7 @@ Diagnostics ProviderService::validate_action_config(const ValidateRequest& req) 
 
 Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
   Diagnostics diags;
-  Value config = detail::decode_dynamic(req.config, schema_.provider.block.implied_type(), diags);
-  if (diags.has_errors()) return diags;
-  config = with_defaults(schema_.provider.block, config, config);
+  const Value config = with_defaults(schema_.provider.block, req.config, req.config);
   // Values not known yet (they come from resources not created): where the CLI allows
   // deferrals, the provider stays unconfigured and defers what needs it, rather than running
   // configure on half a configuration.

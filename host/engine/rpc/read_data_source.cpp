@@ -14,13 +14,12 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
         detail::find_schema(schema_.data_sources, "data source", req.type_name, diags);
     if (!schema) return resp;
     const Type type = schema->block.implied_type();
-    Value config = detail::decode_dynamic(req.config, type, diags);
+    const Value& config = req.config;
     secrets.add(schema->block, config);
-    if (diags.has_errors()) return resp;
     // Not configured yet: the data source's values stay unknown until a later run reads it.
     if (defers(req.deferral_allowed)) {
       resp.deferred = DeferralReason::ProviderConfigUnknown;
-      resp.state = detail::encode_dynamic(Value::unknown(type), type);
+      resp.state = Value::unknown(type);
       return resp;
     }
     Value planned = with_defaults(schema->block, config, config);
@@ -29,7 +28,7 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
     if (diags.has_errors()) return resp;
     // A data source has no lifecycle, so an id is optional for its author; the state needs one.
     if (d.id().empty()) d.set_id(req.type_name);
-    resp.state = detail::encode_dynamic(d.result(), type);
+    resp.state = d.result();
     return resp;
   });
 }

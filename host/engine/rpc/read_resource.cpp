@@ -17,17 +17,17 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
     if (!schema) return resp;
     const Type type = schema->block.implied_type();
     resp.new_identity = req.current_identity;
-    Value current = detail::decode_dynamic(req.current_state, type, diags);
+    const Value& current = req.current_state;
     secrets.add(schema->block, current);
-    const Value current_identity = detail::decode_identity(*schema, req.current_identity, diags);
-    if (diags.has_errors() || current.is_null()) {
-      resp.new_state = req.current_state;
+    const Value& current_identity = req.current_identity;
+    if (current.is_null()) {
+      resp.new_state = current;
       return resp;
     }
     // Not configured yet: the stored state stands until a later run can refresh it.
     if (defers(req.deferral_allowed)) {
       resp.deferred = DeferralReason::ProviderConfigUnknown;
-      resp.new_state = req.current_state;
+      resp.new_state = current;
       return resp;
     }
     Session session(*logic_);  // the read, then its diff_suppress checks
@@ -36,7 +36,7 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
     d.set_given_identity(current_identity);
     diags.append(session.call(Operation::Read, req.type_name, d));
     if (diags.has_errors()) {
-      resp.new_state = detail::encode_dynamic(current, type);
+      resp.new_state = current;
       return resp;
     }
     resp.private_data = d.private_data();
@@ -47,7 +47,7 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
     const Value read = keep_zero_spelling(
         schema->block, current,
         detail::keep_same_values(session, req.type_name, *schema, current, d.result(), diags));
-    resp.new_state = detail::encode_dynamic(without_write_only(schema->block, read), type);
+    resp.new_state = without_write_only(schema->block, read);
     // An object stored before its resource had an identity (or imported by id) gets one here.
     if (schema->identity) {
       const Value identity = identity_of(*schema->identity, read, d);
@@ -55,7 +55,7 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
         check_identity(*schema->identity, current_identity, identity, req.type_name + ": read",
                        diags);
       }
-      resp.new_identity = detail::encode_identity(*schema, identity);
+      resp.new_identity = identity;
     }
     return resp;
   });

@@ -1,31 +1,9 @@
 #include "host/engine/rpc/service_support.h"
 
-#include "host/engine/codec/json_codec.h"
-#include "host/engine/codec/msgpack_codec.h"
 #include "host/engine/rules/equivalence.h"
 #include "host/engine/rules/resource_identity.h"
 
 namespace luaform::engine::detail {
-
-Value decode_dynamic(const DynamicValue& dv, const Type& type, Diagnostics& diags) {
-  if (!dv.msgpack.empty()) return decode_msgpack(dv.msgpack, type, diags);
-  if (!dv.json.empty()) return decode_value_json(dv.json, type, diags);
-  return Value::null(type);
-}
-
-DynamicValue encode_dynamic(const Value& v, const Type& type) {
-  return DynamicValue{encode_msgpack(v, type), {}};
-}
-
-Value decode_identity(const Schema& schema, const DynamicValue& dv, Diagnostics& diags) {
-  if (!schema.identity) return Value::null(Type::dynamic());
-  return decode_dynamic(dv, schema.identity->implied_type(), diags);
-}
-
-DynamicValue encode_identity(const Schema& schema, const Value& identity) {
-  if (!schema.identity || identity.is_null()) return {};
-  return encode_dynamic(identity, schema.identity->implied_type());
-}
 
 const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
                           const std::string& type_name, Diagnostics& diags) {

@@ -15,16 +15,6 @@
 
 namespace luaform::engine::detail {
 
-// Decodes whichever encoding is present; an empty DynamicValue is a null of `type`.
-Value decode_dynamic(const DynamicValue& dv, const Type& type, Diagnostics& diags);
-DynamicValue encode_dynamic(const Value& v, const Type& type);
-
-// A resource's identity as the CLI sent it: null when the schema declares none or the CLI sent
-// none (an older CLI, an object created before the identity existed).
-Value decode_identity(const Schema& schema, const DynamicValue& dv, Diagnostics& diags);
-// An identity for the CLI: nothing when the schema declares none or `identity` is null.
-DynamicValue encode_identity(const Schema& schema, const Value& identity);
-
 // The schema of a resource or data source, or null with an error naming the type.
 const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
                           const std::string& type_name, Diagnostics& diags);

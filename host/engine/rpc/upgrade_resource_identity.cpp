@@ -55,12 +55,12 @@ UpgradeIdentityResponse ProviderService::upgrade_resource_identity(
                         written_as(Hint::IdentityUpgrade, std::to_string(req.version)) + ".");
         return resp;
       }
-      resp.upgraded_identity = detail::encode_dynamic(*upgraded, type);
+      resp.upgraded_identity = *upgraded;
       return resp;
     }
-    const Value stored = decode_value_json(req.raw_identity_json, type, diags);
+    Value stored = decode_value_json(req.raw_identity_json, type, diags);
     if (diags.has_errors()) return resp;
-    resp.upgraded_identity = detail::encode_dynamic(stored, type);
+    resp.upgraded_identity = std::move(stored);
     return resp;
   });
 }

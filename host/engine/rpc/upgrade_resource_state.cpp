@@ -31,13 +31,12 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
         diags.error("Legacy flatmap state is not supported",
                     "State for " + req.type_name + " was written by Terraform 0.11 or older.");
       }
-      resp.upgraded_state = detail::encode_dynamic(Value::null(type), type);
+      resp.upgraded_state = Value::null(type);
       return resp;
     }
     // A value written before an attribute became write-only is not kept either.
     const auto stored = [&](const Value& state) {
-      return detail::encode_dynamic(
-          without_write_only(schema->block, with_empty_blocks(schema->block, state)), type);
+      return without_write_only(schema->block, with_empty_blocks(schema->block, state));
     };
     if (req.version < schema->version) {
       std::optional<Value> upgraded;

@@ -41,6 +41,16 @@ bool Diagnostics::has_errors() const {
                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+std::string Diagnostics::first_text() const {
+  for (const bool errors : {true, false}) {
+    for (const Diagnostic& d : items_) {
+      if ((d.severity == Severity::Error) != errors) continue;
+      return d.detail.empty() ? d.summary : d.summary + ": " + d.detail;
+    }
+  }
+  return "failed";
+}
+
 std::string path_to_address(const AttributePath& path) {
   std::string out;
   for (const auto& step : path) {

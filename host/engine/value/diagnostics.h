@@ -46,6 +46,9 @@ class Diagnostics {
   void add(Diagnostic d) { items_.push_back(std::move(d)); }
   void append(const Diagnostics& other);
   bool has_errors() const;
+  // The first error (else the first warning) as one line, "summary: detail", for replies that
+  // carry a single text (a function's failure); "failed" when there is none.
+  std::string first_text() const;
   bool empty() const { return items_.empty(); }
   const std::vector<Diagnostic>& items() const { return items_; }
 

@@ -10,7 +10,6 @@
 #include <string>
 #include <system_error>
 
-#include "host/engine/codec/msgpack_codec.h"
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rules/proposed_new.h"
 #include "host/lua/core/guarded.h"
@@ -22,7 +21,6 @@ namespace luaform::lua {
 namespace {
 
 namespace fs = std::filesystem;
-using engine::DynamicValue;
 using engine::Type;
 using engine::Value;
 
@@ -81,16 +79,11 @@ Value pull(lua_State* L, int index, const Type& type, const std::string& what) {
   return to_value(L, index, type, what);
 }
 
-DynamicValue wire(const Value& v, const Type& type) {
-  return DynamicValue{engine::encode_msgpack(v, type), {}};
-}
-
 // The identity argument at `index` for a resource that may have none.
-DynamicValue pull_identity(lua_State* L, int index, const engine::Schema& schema,
-                           const std::string& type_name) {
+Value pull_identity(lua_State* L, int index, const engine::Schema& schema,
+                    const std::string& type_name) {
   if (!schema.identity || lua_isnoneornil(L, index)) return {};
-  const Type type = schema.identity->implied_type();
-  return wire(pull(L, index, type, type_name + " identity"), type);
+  return pull(L, index, schema.identity->implied_type(), type_name + " identity");
 }
 
 std::string optional_string(lua_State* L, int index) {
@@ -118,11 +111,8 @@ void push_diagnostics(lua_State* L, const engine::Diagnostics& diags) {
   }
 }
 
-// Sets field `name` of the table on top to the decoded value (left out when null or absent).
-void set_value_field(lua_State* L, const char* name, const DynamicValue& dv, const Type& type,
-                     engine::Diagnostics& diags) {
-  if (dv.empty()) return;
-  const Value v = engine::decode_msgpack(dv.msgpack, type, diags);
+// Sets field `name` of the table on top to the value (left out when null).
+void set_value_field(lua_State* L, const char* name, const Value& v) {
   if (v.is_null()) return;
   push_value(L, v, Unknowns::Marked);
   lua_setfield(L, -2, name);
@@ -133,16 +123,15 @@ void set_string_field(lua_State* L, const char* name, const std::string& text) {
   lua_setfield(L, -2, name);
 }
 
-void set_identity_field(lua_State* L, const engine::Schema& schema, const DynamicValue& dv,
-                        engine::Diagnostics& diags) {
-  if (schema.identity) set_value_field(L, "identity", dv, schema.identity->implied_type(), diags);
+void set_identity_field(lua_State* L, const engine::Schema& schema, const Value& identity) {
+  if (schema.identity) set_value_field(L, "identity", identity);
 }
 
 // Pushes { ..., diagnostics } once the caller has filled in the rest with `fill`.
 template <class Fill>
-int push_result(lua_State* L, engine::Diagnostics diags, Fill&& fill) {
+int push_result(lua_State* L, const engine::Diagnostics& diags, Fill&& fill) {
   lua_newtable(L);
-  fill(diags);
+  fill();
   push_diagnostics(L, diags);
   lua_setfield(L, -2, "diagnostics");
   return 1;
@@ -160,7 +149,7 @@ int provider(lua_State* L) {
   }
   const Type type = schema.schema->provider.block.implied_type();
   engine::ValidateRequest validate;
-  validate.config = wire(pull(L, 1, type, "provider"), type);
+  validate.config = pull(L, 1, type, "provider");
   diags.append(service->validate_provider_config(validate));
   if (!diags.has_errors()) {
     diags.append(service->configure_provider({"luaform-test", validate.config}));
@@ -186,7 +175,7 @@ int validate(lua_State* L) {
   const Call c = resource_call(L);
   engine::ValidateRequest req;
   req.type_name = c.type_name;
-  req.config = wire(pull(L, 3, c.type, c.type_name), c.type);
+  req.config = pull(L, 3, c.type, c.type_name);
   req.write_only_allowed = true;
   push_diagnostics(L, c.handle.service->validate_resource_config(req));
   return 1;
@@ -198,16 +187,16 @@ int plan(lua_State* L) {
   const Value config = pull(L, 4, c.type, c.type_name);
   engine::PlanRequest req;
   req.type_name = c.type_name;
-  req.prior_state = wire(prior, c.type);
-  req.config = wire(config, c.type);
-  req.proposed_new_state = wire(engine::proposed_new_state(c.schema.block, prior, config), c.type);
+  req.prior_state = prior;
+  req.config = config;
+  req.proposed_new_state = engine::proposed_new_state(c.schema.block, prior, config);
   req.prior_private = optional_string(L, 5);
   req.prior_identity = pull_identity(L, 6, c.schema, c.type_name);
   auto resp = c.handle.service->plan_resource_change(req);
-  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
-    set_value_field(L, "planned", resp.planned_state, c.type, diags);
+  return push_result(L, resp.diagnostics, [&] {
+    set_value_field(L, "planned", resp.planned_state);
     set_string_field(L, "private", resp.planned_private);
-    set_identity_field(L, c.schema, resp.planned_identity, diags);
+    set_identity_field(L, c.schema, resp.planned_identity);
     lua_createtable(L, static_cast<int>(resp.requires_replace.size()), 0);
     lua_Integer i = 0;
     for (const auto& path : resp.requires_replace) {
@@ -222,16 +211,16 @@ int apply(lua_State* L) {
   const Call c = resource_call(L);
   engine::ApplyRequest req;
   req.type_name = c.type_name;
-  req.prior_state = wire(pull(L, 3, c.type, c.type_name), c.type);
-  req.planned_state = wire(pull(L, 4, c.type, c.type_name), c.type);
-  req.config = wire(pull(L, 5, c.type, c.type_name), c.type);
+  req.prior_state = pull(L, 3, c.type, c.type_name);
+  req.planned_state = pull(L, 4, c.type, c.type_name);
+  req.config = pull(L, 5, c.type, c.type_name);
   req.planned_private = optional_string(L, 6);
   req.planned_identity = pull_identity(L, 7, c.schema, c.type_name);
   auto resp = c.handle.service->apply_resource_change(req);
-  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
-    set_value_field(L, "state", resp.new_state, c.type, diags);
+  return push_result(L, resp.diagnostics, [&] {
+    set_value_field(L, "state", resp.new_state);
     set_string_field(L, "private", resp.private_data);
-    set_identity_field(L, c.schema, resp.new_identity, diags);
+    set_identity_field(L, c.schema, resp.new_identity);
   });
 }
 
@@ -239,14 +228,14 @@ int read(lua_State* L) {
   const Call c = resource_call(L);
   engine::ReadRequest req;
   req.type_name = c.type_name;
-  req.current_state = wire(pull(L, 3, c.type, c.type_name), c.type);
+  req.current_state = pull(L, 3, c.type, c.type_name);
   req.private_data = optional_string(L, 4);
   req.current_identity = pull_identity(L, 5, c.schema, c.type_name);
   auto resp = c.handle.service->read_resource(req);
-  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
-    set_value_field(L, "state", resp.new_state, c.type, diags);
+  return push_result(L, resp.diagnostics, [&] {
+    set_value_field(L, "state", resp.new_state);
     set_string_field(L, "private", resp.private_data);
-    set_identity_field(L, c.schema, resp.new_identity, diags);
+    set_identity_field(L, c.schema, resp.new_identity);
   });
 }
 
@@ -257,16 +246,16 @@ int import(lua_State* L) {
   req.type_name = c.type_name;
   req.id = luaL_checkstring(L, 3);
   auto resp = h.service->import_resource_state(req);
-  return push_result(L, resp.diagnostics, [&](engine::Diagnostics& diags) {
+  return push_result(L, resp.diagnostics, [&] {
     lua_createtable(L, static_cast<int>(resp.imported.size()), 0);
     lua_Integer i = 0;
     for (const auto& imported : resp.imported) {
       const auto& schema = find(h.schema->resources, "resource", imported.type_name);
       lua_newtable(L);
       set_string_field(L, "type", imported.type_name);
-      set_value_field(L, "state", imported.state, schema.block.implied_type(), diags);
+      set_value_field(L, "state", imported.state);
       set_string_field(L, "private", imported.private_data);
-      set_identity_field(L, schema, imported.identity, diags);
+      set_identity_field(L, schema, imported.identity);
       lua_rawseti(L, -2, ++i);
     }
     lua_setfield(L, -2, "imported");
@@ -277,15 +266,13 @@ int read_data(lua_State* L) {
   const Call c = call_on(L, &engine::ProviderSchema::data_sources, "data source");
   engine::ValidateRequest validate;
   validate.type_name = c.type_name;
-  validate.config = wire(pull(L, 3, c.type, c.type_name), c.type);
+  validate.config = pull(L, 3, c.type, c.type_name);
   engine::Diagnostics diags = c.handle.service->validate_data_source_config(validate);
   engine::ReadDataResponse resp;
   if (!diags.has_errors())
     resp = c.handle.service->read_data_source({c.type_name, validate.config});
   diags.append(resp.diagnostics);
-  return push_result(L, diags, [&](engine::Diagnostics& decoded) {
-    set_value_field(L, "state", resp.state, c.type, decoded);
-  });
+  return push_result(L, diags, [&] { set_value_field(L, "state", resp.state); });
 }
 
 int write(lua_State* L) {

@@ -9,7 +9,7 @@
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/sync_stream.h>
 
-#include "host/engine/rpc/provider_service.h"
+#include "host/engine/wire/wire_service.h"
 #include "host/protocol/tfplugin/pending_service.h"
 #include "host/protocol/tfplugin/toproto.h"
 
@@ -17,7 +17,8 @@ namespace luaform::protocol {
 
 template <class Event>
 grpc::Status serve_action(const PendingService& service, grpc::ServerContext* context,
-                          const engine::ActionRequest& request, grpc::ServerWriter<Event>* writer) {
+                          const engine::wire::ActionRequest& request,
+                          grpc::ServerWriter<Event>* writer) {
   bool completed = false;
   const engine::ActionSink sink = [&](const engine::ActionEvent& e) {
     completed = completed || e.completed;

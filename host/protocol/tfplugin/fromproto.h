@@ -4,16 +4,16 @@
 
 #include <string>
 
-#include "host/engine/rpc/provider_service.h"
 #include "host/engine/value/diagnostics.h"
+#include "host/engine/wire/wire_service.h"
 
 namespace luaform::protocol::fromproto {
 
 // An unset DynamicValue message and one with both fields empty mean the same thing to the
 // engine: null of the schema's type.
 template <class ProtoDynamicValue>
-engine::DynamicValue dynamic_value(const ProtoDynamicValue& v) {
-  engine::DynamicValue out;
+engine::wire::DynamicValue dynamic_value(const ProtoDynamicValue& v) {
+  engine::wire::DynamicValue out;
   out.msgpack = v.msgpack();
   out.json = v.json();
   return out;
@@ -45,8 +45,8 @@ engine::AttributePath attribute_path(const ProtoPath& path) {
 // schema.
 
 template <class Req>
-engine::ValidateRequest validate_provider_request(const Req& req) {
-  engine::ValidateRequest out;
+engine::wire::ValidateRequest validate_provider_request(const Req& req) {
+  engine::wire::ValidateRequest out;
   out.config = dynamic_value(req.config());
   return out;
 }
@@ -54,8 +54,8 @@ engine::ValidateRequest validate_provider_request(const Req& req) {
 // ValidateResourceConfig, ValidateDataResourceConfig, ValidateEphemeralResourceConfig (and their
 // protocol 5 names).
 template <class Req>
-engine::ValidateRequest validate_request(const Req& req) {
-  engine::ValidateRequest out;
+engine::wire::ValidateRequest validate_request(const Req& req) {
+  engine::wire::ValidateRequest out;
   out.type_name = req.type_name();
   out.config = dynamic_value(req.config());
   if constexpr (requires { req.client_capabilities().write_only_attributes_allowed(); }) {
@@ -71,8 +71,8 @@ bool deferral_allowed(const Req& req) {
 }
 
 template <class Req>
-engine::ConfigureRequest configure_request(const Req& req) {
-  engine::ConfigureRequest out;
+engine::wire::ConfigureRequest configure_request(const Req& req) {
+  engine::wire::ConfigureRequest out;
   out.terraform_version = req.terraform_version();
   out.config = dynamic_value(req.config());
   out.deferral_allowed = deferral_allowed(req);
@@ -80,8 +80,8 @@ engine::ConfigureRequest configure_request(const Req& req) {
 }
 
 template <class Req>
-engine::PlanRequest plan_request(const Req& req) {
-  engine::PlanRequest out;
+engine::wire::PlanRequest plan_request(const Req& req) {
+  engine::wire::PlanRequest out;
   out.type_name = req.type_name();
   out.prior_state = dynamic_value(req.prior_state());
   out.proposed_new_state = dynamic_value(req.proposed_new_state());
@@ -93,8 +93,8 @@ engine::PlanRequest plan_request(const Req& req) {
 }
 
 template <class Req>
-engine::ApplyRequest apply_request(const Req& req) {
-  engine::ApplyRequest out;
+engine::wire::ApplyRequest apply_request(const Req& req) {
+  engine::wire::ApplyRequest out;
   out.type_name = req.type_name();
   out.prior_state = dynamic_value(req.prior_state());
   out.planned_state = dynamic_value(req.planned_state());
@@ -105,8 +105,8 @@ engine::ApplyRequest apply_request(const Req& req) {
 }
 
 template <class Req>
-engine::ReadRequest read_request(const Req& req) {
-  engine::ReadRequest out;
+engine::wire::ReadRequest read_request(const Req& req) {
+  engine::wire::ReadRequest out;
   out.type_name = req.type_name();
   out.current_state = dynamic_value(req.current_state());
   out.private_data = req.private_();
@@ -116,8 +116,8 @@ engine::ReadRequest read_request(const Req& req) {
 }
 
 template <class Req>
-engine::ReadDataRequest read_data_request(const Req& req) {
-  engine::ReadDataRequest out;
+engine::wire::ReadDataRequest read_data_request(const Req& req) {
+  engine::wire::ReadDataRequest out;
   out.type_name = req.type_name();
   out.config = dynamic_value(req.config());
   out.deferral_allowed = deferral_allowed(req);
@@ -125,16 +125,16 @@ engine::ReadDataRequest read_data_request(const Req& req) {
 }
 
 template <class Req>
-engine::ActionRequest action_request(const Req& req) {
-  engine::ActionRequest out;
+engine::wire::ActionRequest action_request(const Req& req) {
+  engine::wire::ActionRequest out;
   out.type_name = req.action_type();
   out.config = dynamic_value(req.config());
   return out;
 }
 
 template <class Req>
-engine::ListRequest list_request(const Req& req) {
-  engine::ListRequest out;
+engine::wire::ListRequest list_request(const Req& req) {
+  engine::wire::ListRequest out;
   out.type_name = req.type_name();
   out.config = dynamic_value(req.config());
   out.include_resource_object = req.include_resource_object();
@@ -143,8 +143,8 @@ engine::ListRequest list_request(const Req& req) {
 }
 
 template <class Req>
-engine::GenerateConfigRequest generate_config_request(const Req& req) {
-  engine::GenerateConfigRequest out;
+engine::wire::GenerateConfigRequest generate_config_request(const Req& req) {
+  engine::wire::GenerateConfigRequest out;
   out.type_name = req.type_name();
   out.state = dynamic_value(req.state());
   return out;
@@ -160,8 +160,8 @@ engine::UpgradeRequest upgrade_request(const Req& req) {
 }
 
 template <class Req>
-engine::ImportRequest import_request(const Req& req) {
-  engine::ImportRequest out;
+engine::wire::ImportRequest import_request(const Req& req) {
+  engine::wire::ImportRequest out;
   out.type_name = req.type_name();
   out.id = req.id();
   out.identity = dynamic_value(req.identity().identity_data());
@@ -178,16 +178,16 @@ engine::UpgradeIdentityRequest upgrade_identity_request(const Req& req) {
 }
 
 template <class Req>
-engine::CallFunctionRequest call_function_request(const Req& req) {
-  engine::CallFunctionRequest out;
+engine::wire::CallFunctionRequest call_function_request(const Req& req) {
+  engine::wire::CallFunctionRequest out;
   out.name = req.name();
   for (const auto& argument : req.arguments()) out.arguments.push_back(dynamic_value(argument));
   return out;
 }
 
 template <class Req>
-engine::OpenEphemeralRequest open_ephemeral_request(const Req& req) {
-  engine::OpenEphemeralRequest out;
+engine::wire::OpenEphemeralRequest open_ephemeral_request(const Req& req) {
+  engine::wire::OpenEphemeralRequest out;
   out.type_name = req.type_name();
   out.config = dynamic_value(req.config());
   return out;

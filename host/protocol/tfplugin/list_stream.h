@@ -10,7 +10,7 @@
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/sync_stream.h>
 
-#include "host/engine/rpc/provider_service.h"
+#include "host/engine/wire/wire_service.h"
 #include "host/protocol/tfplugin/pending_service.h"
 #include "host/protocol/tfplugin/toproto.h"
 
@@ -18,8 +18,9 @@ namespace luaform::protocol {
 
 template <class Event>
 grpc::Status serve_list(const PendingService& service, grpc::ServerContext* context,
-                        const engine::ListRequest& request, grpc::ServerWriter<Event>* writer) {
-  const engine::ListSink sink = [&](const engine::ListEvent& e) {
+                        const engine::wire::ListRequest& request,
+                        grpc::ServerWriter<Event>* writer) {
+  const engine::wire::ListSink sink = [&](const engine::wire::ListEvent& e) {
     if (context->IsCancelled()) return false;
     Event event;
     toproto::list_event(e, &event);
@@ -29,7 +30,7 @@ grpc::Status serve_list(const PendingService& service, grpc::ServerContext* cont
     service.get().list_resource(request, sink);
   } catch (const std::exception& e) {
     std::cerr << "[ERROR] luaform: ListResource: internal error: " << e.what() << std::endl;
-    engine::ListEvent failed;
+    engine::wire::ListEvent failed;
     failed.diagnostics.error("Internal error in the provider during ListResource", e.what());
     sink(failed);
   }

@@ -6,6 +6,15 @@
 #include <utility>
 
 namespace luaform::protocol {
+namespace {
+
+std::shared_ptr<engine::wire::WireService> behind_wire(
+    std::shared_ptr<engine::ProviderService> service) {
+  if (!service) throw std::logic_error("the provider's loader returned no service");
+  return std::make_shared<engine::wire::WireService>(std::move(service));
+}
+
+}  // namespace
 
 PendingService::Load::~Load() {
   if (thread.joinable()) thread.join();
@@ -20,7 +29,7 @@ PendingService PendingService::deferred(Loader load, std::function<void()> stop)
 
 PendingService PendingService::ready(std::shared_ptr<engine::ProviderService> service) {
   auto state = std::make_shared<Load>();
-  state->promise.set_value(std::move(service));
+  state->promise.set_value(behind_wire(std::move(service)));
   std::call_once(state->started, [] {});  // nothing left to start
   return PendingService(std::move(state));
 }
@@ -31,7 +40,7 @@ void PendingService::start() const {
     // The thread gets the plain pointer: the Load it fills joins it before going away.
     load->thread = std::thread([load] {
       try {
-        load->promise.set_value(load->loader());
+        load->promise.set_value(behind_wire(load->loader()));
       } catch (...) {
         load->promise.set_exception(std::current_exception());
       }
@@ -39,17 +48,15 @@ void PendingService::start() const {
   });
 }
 
-engine::ProviderService& PendingService::get() const {
+engine::wire::WireService& PendingService::get() const {
   start();
-  const auto& service = load_->result.get();
-  if (!service) throw std::logic_error("the provider's loader returned no service");
-  return *service;
+  return *load_->result.get();
 }
 
 void PendingService::stop() const {
   const bool loaded = load_->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
   if (loaded || !load_->stop) {
-    get().stop_provider();
+    get().engine().stop_provider();
   } else {
     load_->stop();
   }

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include "host/engine/rpc/provider_service.h"
+#include "host/engine/wire/wire_service.h"
 
 namespace luaform::protocol {
 
@@ -29,8 +29,8 @@ class PendingService {
   void start() const;
   // The service, once loaded (starting the load if nobody has); rethrows what the loader
   // threw. Blocks only while loading.
-  engine::ProviderService& get() const;
-  engine::ProviderService* operator->() const { return &get(); }
+  engine::wire::WireService& get() const;
+  engine::wire::WireService* operator->() const { return &get(); }
 
   // StopProvider: ends the calls in flight without waiting for the load, which a stop ends
   // too (a script whose top level never returns must not keep one Ctrl-C from working).
@@ -42,8 +42,9 @@ class PendingService {
     Loader loader;
     std::function<void()> stop;  // empty for a service that was ready
     std::once_flag started;
-    std::promise<std::shared_ptr<engine::ProviderService>> promise;
-    std::shared_future<std::shared_ptr<engine::ProviderService>> result =
+    // The service behind the wire layer, which decodes and encodes the RPCs' values.
+    std::promise<std::shared_ptr<engine::wire::WireService>> promise;
+    std::shared_future<std::shared_ptr<engine::wire::WireService>> result =
         promise.get_future().share();
     std::thread thread;
     ~Load();

@@ -15,13 +15,13 @@ using grpc::Status;
 Status Tfplugin5Server::GetMetadata(Ctx*, const p5::GetProviderMetadata::Request*,
                                     p5::GetProviderMetadata::Response* resp) {
   return guarded("GetMetadata", resp,
-                 [&] { toproto::metadata_response(service_->get_metadata(), resp); });
+                 [&] { toproto::metadata_response(service_->engine().get_metadata(), resp); });
 }
 
 Status Tfplugin5Server::GetSchema(Ctx*, const p5::GetProviderSchema::Request*,
                                   p5::GetProviderSchema::Response* resp) {
   return guarded("GetSchema", resp,
-                 [&] { toproto::provider_schema(service_->get_provider_schema(), resp); });
+                 [&] { toproto::provider_schema(service_->engine().get_provider_schema(), resp); });
 }
 
 // The CLI decodes prepared_config but does not use it; echoing the config keeps it valid.
@@ -64,7 +64,7 @@ Status Tfplugin5Server::GetResourceIdentitySchemas(Ctx*,
                                                    const p5::GetResourceIdentitySchemas::Request*,
                                                    p5::GetResourceIdentitySchemas::Response* resp) {
   return guarded("GetResourceIdentitySchemas", resp, [&] {
-    toproto::identity_schemas_response(service_->get_resource_identity_schemas(), resp);
+    toproto::identity_schemas_response(service_->engine().get_resource_identity_schemas(), resp);
   });
 }
 
@@ -170,7 +170,8 @@ Status Tfplugin5Server::RenewEphemeralResource(Ctx*, const p5::RenewEphemeralRes
       "RenewEphemeralResource", resp,
       [&] {
         toproto::renew_ephemeral_response(
-            service_->renew_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+            service_->engine().renew_ephemeral_resource(fromproto::ephemeral_private_request(*req)),
+            resp);
       },
       // Close still needs what renew was given.
       [&](p5::RenewEphemeralResource::Response* r) { r->set_private_(req->private_()); });
@@ -180,7 +181,8 @@ Status Tfplugin5Server::CloseEphemeralResource(Ctx*, const p5::CloseEphemeralRes
                                                p5::CloseEphemeralResource::Response* resp) {
   return guarded("CloseEphemeralResource", resp, [&] {
     toproto::diagnostics(
-        service_->close_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+        service_->engine().close_ephemeral_resource(fromproto::ephemeral_private_request(*req)),
+        resp);
   });
 }
 
@@ -201,7 +203,7 @@ Status Tfplugin5Server::ValidateListResourceConfig(
 Status Tfplugin5Server::GetFunctions(Ctx*, const p5::GetFunctions::Request*,
                                      p5::GetFunctions::Response* resp) {
   return guarded("GetFunctions", resp,
-                 [&] { toproto::functions_response(service_->get_functions(), resp); });
+                 [&] { toproto::functions_response(service_->engine().get_functions(), resp); });
 }
 
 Status Tfplugin5Server::CallFunction(Ctx*, const p5::CallFunction::Request* req,

@@ -16,13 +16,13 @@ using grpc::Status;
 Status Tfplugin6Server::GetMetadata(Ctx*, const p6::GetProviderMetadata::Request*,
                                     p6::GetProviderMetadata::Response* resp) {
   return guarded("GetMetadata", resp,
-                 [&] { toproto::metadata_response(service_->get_metadata(), resp); });
+                 [&] { toproto::metadata_response(service_->engine().get_metadata(), resp); });
 }
 
 Status Tfplugin6Server::GetProviderSchema(Ctx*, const p6::GetProviderSchema::Request*,
                                           p6::GetProviderSchema::Response* resp) {
   return guarded("GetProviderSchema", resp,
-                 [&] { toproto::provider_schema(service_->get_provider_schema(), resp); });
+                 [&] { toproto::provider_schema(service_->engine().get_provider_schema(), resp); });
 }
 
 Status Tfplugin6Server::ValidateProviderConfig(Ctx*, const p6::ValidateProviderConfig::Request* req,
@@ -62,7 +62,7 @@ Status Tfplugin6Server::GetResourceIdentitySchemas(Ctx*,
                                                    const p6::GetResourceIdentitySchemas::Request*,
                                                    p6::GetResourceIdentitySchemas::Response* resp) {
   return guarded("GetResourceIdentitySchemas", resp, [&] {
-    toproto::identity_schemas_response(service_->get_resource_identity_schemas(), resp);
+    toproto::identity_schemas_response(service_->engine().get_resource_identity_schemas(), resp);
   });
 }
 
@@ -168,7 +168,8 @@ Status Tfplugin6Server::RenewEphemeralResource(Ctx*, const p6::RenewEphemeralRes
       "RenewEphemeralResource", resp,
       [&] {
         toproto::renew_ephemeral_response(
-            service_->renew_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+            service_->engine().renew_ephemeral_resource(fromproto::ephemeral_private_request(*req)),
+            resp);
       },
       // Close still needs what renew was given.
       [&](p6::RenewEphemeralResource::Response* r) { r->set_private_(req->private_()); });
@@ -178,7 +179,8 @@ Status Tfplugin6Server::CloseEphemeralResource(Ctx*, const p6::CloseEphemeralRes
                                                p6::CloseEphemeralResource::Response* resp) {
   return guarded("CloseEphemeralResource", resp, [&] {
     toproto::diagnostics(
-        service_->close_ephemeral_resource(fromproto::ephemeral_private_request(*req)), resp);
+        service_->engine().close_ephemeral_resource(fromproto::ephemeral_private_request(*req)),
+        resp);
   });
 }
 
@@ -199,7 +201,7 @@ Status Tfplugin6Server::ValidateListResourceConfig(
 Status Tfplugin6Server::GetFunctions(Ctx*, const p6::GetFunctions::Request*,
                                      p6::GetFunctions::Response* resp) {
   return guarded("GetFunctions", resp,
-                 [&] { toproto::functions_response(service_->get_functions(), resp); });
+                 [&] { toproto::functions_response(service_->engine().get_functions(), resp); });
 }
 
 Status Tfplugin6Server::CallFunction(Ctx*, const p6::CallFunction::Request* req,

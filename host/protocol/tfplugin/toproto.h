@@ -10,9 +10,9 @@
 #include <variant>
 
 #include "host/engine/codec/json_codec.h"
-#include "host/engine/rpc/provider_service.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
+#include "host/engine/wire/wire_service.h"
 
 namespace luaform::protocol::toproto {
 
@@ -47,7 +47,7 @@ void diagnostics(const engine::Diagnostics& diags, ProtoResponse* resp) {
 }
 
 template <class ProtoDynamicValue>
-void dynamic_value(const engine::DynamicValue& v, ProtoDynamicValue* out) {
+void dynamic_value(const engine::wire::DynamicValue& v, ProtoDynamicValue* out) {
   // msgpack is the preferred encoding; JSON only when the engine produced nothing else.
   if (!v.msgpack.empty()) {
     out->set_msgpack(v.msgpack);
@@ -214,7 +214,7 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
 // A ResourceIdentityData field, filled only when there is an identity: the CLI reads an unset
 // one as "no identity". `field` is the response's mutable_..._identity().
 template <class Field>
-void identity(const engine::DynamicValue& v, Field field) {
+void identity(const engine::wire::DynamicValue& v, Field field) {
   if (!v.empty()) dynamic_value(v, field()->mutable_identity_data());
 }
 
@@ -267,7 +267,7 @@ void action_event(const engine::ActionEvent& e, Event* out) {
 
 // A ListResource event: its diagnostics field is singular in name.
 template <class Event>
-void list_event(const engine::ListEvent& e, Event* out) {
+void list_event(const engine::wire::ListEvent& e, Event* out) {
   identity(e.identity, [out] { return out->mutable_identity(); });
   out->set_display_name(e.display_name);
   if (!e.resource_object.empty()) dynamic_value(e.resource_object, out->mutable_resource_object());
@@ -281,7 +281,7 @@ void functions_response(const engine::GetFunctionsResponse& r, Resp* out) {
 }
 
 template <class Resp>
-void call_function_response(const engine::CallFunctionResponse& r, Resp* out) {
+void call_function_response(const engine::wire::CallFunctionResponse& r, Resp* out) {
   if (r.error) {
     out->mutable_error()->set_text(r.error->text);
     if (r.error->argument) out->mutable_error()->set_function_argument(*r.error->argument);
@@ -291,7 +291,7 @@ void call_function_response(const engine::CallFunctionResponse& r, Resp* out) {
 }
 
 template <class Resp>
-void plan_response(const engine::PlanResponse& r, Resp* out) {
+void plan_response(const engine::wire::PlanResponse& r, Resp* out) {
   dynamic_value(r.planned_state, out->mutable_planned_state());
   for (const auto& path : r.requires_replace) attribute_path(path, out->add_requires_replace());
   out->set_planned_private(r.planned_private);
@@ -302,7 +302,7 @@ void plan_response(const engine::PlanResponse& r, Resp* out) {
 }
 
 template <class Resp>
-void apply_response(const engine::ApplyResponse& r, Resp* out) {
+void apply_response(const engine::wire::ApplyResponse& r, Resp* out) {
   dynamic_value(r.new_state, out->mutable_new_state());
   out->set_private_(r.private_data);
   identity(r.new_identity, [out] { return out->mutable_new_identity(); });
@@ -310,7 +310,7 @@ void apply_response(const engine::ApplyResponse& r, Resp* out) {
 }
 
 template <class Resp>
-void read_response(const engine::ReadResponse& r, Resp* out) {
+void read_response(const engine::wire::ReadResponse& r, Resp* out) {
   dynamic_value(r.new_state, out->mutable_new_state());
   out->set_private_(r.private_data);
   identity(r.new_identity, [out] { return out->mutable_new_identity(); });
@@ -319,26 +319,26 @@ void read_response(const engine::ReadResponse& r, Resp* out) {
 }
 
 template <class Resp>
-void read_data_response(const engine::ReadDataResponse& r, Resp* out) {
+void read_data_response(const engine::wire::ReadDataResponse& r, Resp* out) {
   dynamic_value(r.state, out->mutable_state());
   diagnostics(r.diagnostics, out);
   deferred(r.deferred, out);
 }
 
 template <class Resp>
-void generate_config_response(const engine::GenerateConfigResponse& r, Resp* out) {
+void generate_config_response(const engine::wire::GenerateConfigResponse& r, Resp* out) {
   dynamic_value(r.config, out->mutable_config());
   diagnostics(r.diagnostics, out);
 }
 
 template <class Resp>
-void upgrade_response(const engine::UpgradeResponse& r, Resp* out) {
+void upgrade_response(const engine::wire::UpgradeResponse& r, Resp* out) {
   dynamic_value(r.upgraded_state, out->mutable_upgraded_state());
   diagnostics(r.diagnostics, out);
 }
 
 template <class Resp>
-void import_response(const engine::ImportResponse& r, Resp* out) {
+void import_response(const engine::wire::ImportResponse& r, Resp* out) {
   for (const auto& imported : r.imported) {
     auto* p = out->add_imported_resources();
     p->set_type_name(imported.type_name);
@@ -350,7 +350,7 @@ void import_response(const engine::ImportResponse& r, Resp* out) {
 }
 
 template <class Resp>
-void move_response(const engine::MoveResponse& r, Resp* out) {
+void move_response(const engine::wire::MoveResponse& r, Resp* out) {
   if (!r.target_state.empty()) dynamic_value(r.target_state, out->mutable_target_state());
   out->set_target_private(r.target_private);
   identity(r.target_identity, [out] { return out->mutable_target_identity(); });
@@ -365,7 +365,7 @@ void identity_schemas_response(const engine::GetIdentitySchemasResponse& r, Resp
 }
 
 template <class Resp>
-void upgrade_identity_response(const engine::UpgradeIdentityResponse& r, Resp* out) {
+void upgrade_identity_response(const engine::wire::UpgradeIdentityResponse& r, Resp* out) {
   identity(r.upgraded_identity, [out] { return out->mutable_upgraded_identity(); });
   diagnostics(r.diagnostics, out);
 }
@@ -382,7 +382,7 @@ void renew_at(const engine::RenewTime& at, Resp* out) {
 }
 
 template <class Resp>
-void open_ephemeral_response(const engine::OpenEphemeralResponse& r, Resp* out) {
+void open_ephemeral_response(const engine::wire::OpenEphemeralResponse& r, Resp* out) {
   if (!r.result.empty()) dynamic_value(r.result, out->mutable_result());
   if (!r.private_data.empty()) out->set_private_(r.private_data);
   renew_at(r.renew_at, out);

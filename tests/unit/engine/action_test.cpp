@@ -34,7 +34,7 @@ struct ActionFixture {
   }
   std::vector<ActionEvent> invoke(const Value& config) const {
     std::vector<ActionEvent> events;
-    service->invoke_action(ActionRequest{"test_notify", wire(config)},
+    service->invoke_action(ActionRequest{"test_notify", config},
                            [&](const ActionEvent& e) { events.push_back(e); });
     return events;
   }
@@ -52,11 +52,10 @@ TEST_CASE("an action is announced with its schema, and its configuration is vali
     return diags;
   };
   const Value zero = f.config("hi").with_attribute("times", Value::number(0));
-  CHECK(f.service->validate_action_config(ValidateRequest{"test_notify", wire(zero)}).has_errors());
-  CHECK_FALSE(
-      f.service->validate_action_config(ValidateRequest{"test_notify", wire(f.config("hi"))})
-          .has_errors());
-  CHECK(f.service->validate_action_config(ValidateRequest{"test_other", wire(f.config("hi"))})
+  CHECK(f.service->validate_action_config(ValidateRequest{"test_notify", zero}).has_errors());
+  CHECK_FALSE(f.service->validate_action_config(ValidateRequest{"test_notify", f.config("hi")})
+                  .has_errors());
+  CHECK(f.service->validate_action_config(ValidateRequest{"test_other", f.config("hi")})
             .has_errors());
 }
 
@@ -69,11 +68,9 @@ TEST_CASE("the plan asks the action's check with the configuration and its defau
     if (config.get_attribute("message").as_string() == "no") diags.error("No is not a message");
     return diags;
   };
-  CHECK_FALSE(
-      f.service->plan_action(ActionRequest{"test_notify", wire(f.config("hi"))}).has_errors());
+  CHECK_FALSE(f.service->plan_action(ActionRequest{"test_notify", f.config("hi")}).has_errors());
   CHECK(seen.get_attribute("times") == Value::number(1));
-  const Diagnostics refused =
-      f.service->plan_action(ActionRequest{"test_notify", wire(f.config("no"))});
+  const Diagnostics refused = f.service->plan_action(ActionRequest{"test_notify", f.config("no")});
   REQUIRE(refused.has_errors());
   CHECK(refused.items()[0].summary == "No is not a message");
 }
@@ -86,7 +83,7 @@ TEST_CASE("a configuration not known at plan time waits for the invoke to be che
     return Diagnostics{};
   };
   const Value unknown = f.config("hi").with_attribute("message", Value::unknown(Type::string()));
-  CHECK_FALSE(f.service->plan_action(ActionRequest{"test_notify", wire(unknown)}).has_errors());
+  CHECK_FALSE(f.service->plan_action(ActionRequest{"test_notify", unknown}).has_errors());
   CHECK_FALSE(asked);
 }
 
@@ -134,7 +131,7 @@ TEST_CASE("an invoke that throws, or of an unknown action, still completes exact
   CHECK(events[0].diagnostics.has_errors());
 
   std::vector<ActionEvent> other;
-  f.service->invoke_action(ActionRequest{"test_other", wire(f.config("hi"))},
+  f.service->invoke_action(ActionRequest{"test_other", f.config("hi")},
                            [&](const ActionEvent& e) { other.push_back(e); });
   REQUIRE(other.size() == 1);
   CHECK(other[0].completed);

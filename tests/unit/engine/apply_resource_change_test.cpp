@@ -21,8 +21,7 @@ struct ApplyFixture {
   }
   Value object(Value::Object attrs) const { return Value::object(type, std::move(attrs)); }
   ApplyResponse apply(const Value& prior, const Value& planned, const Value& config) const {
-    return service->apply_resource_change(
-        ApplyRequest{"test_file", wire(prior), wire(planned), wire(config), {}});
+    return service->apply_resource_change(ApplyRequest{"test_file", prior, planned, config, {}});
   }
   Value existing() const {
     return object({{"id", Value::string("/a")},
@@ -56,7 +55,7 @@ TEST_CASE("create that sets an id saves the state with every unknown made known"
   };
   ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  Value state = unwire(resp.new_state, f.type);
+  Value state = resp.new_state;
   CHECK(state.get_attribute("id") == Value::string("/a"));
   CHECK(state.get_attribute("sha") == Value::string("123"));
   CHECK(state.get_attribute("mode").is_null());
@@ -68,7 +67,7 @@ TEST_CASE("create that fails before setting an id saves nothing") {
   f.logic->callbacks[Operation::Create] = [](ResourceData&) { return fail("boom"); };
   ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
   CHECK(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type).is_null());
+  CHECK(resp.new_state.is_null());
 }
 
 TEST_CASE("create that fails after setting an id saves the state and reports the error") {
@@ -79,7 +78,7 @@ TEST_CASE("create that fails after setting an id saves the state and reports the
   };
   ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
   CHECK(resp.diagnostics.has_errors());
-  Value state = unwire(resp.new_state, f.type);
+  Value state = resp.new_state;
   REQUIRE_FALSE(state.is_null());
   CHECK(state.get_attribute("id") == Value::string("/a"));
 }
@@ -88,7 +87,7 @@ TEST_CASE("create that succeeds without an id is an error and saves nothing") {
   ApplyFixture f;
   ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
   CHECK(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type).is_null());
+  CHECK(resp.new_state.is_null());
 }
 
 TEST_CASE("update that fails still saves the new state") {
@@ -105,7 +104,7 @@ TEST_CASE("update that fails still saves the new state") {
                       .with_attribute("sha", Value::unknown(Type::string()));
   ApplyResponse resp = f.apply(f.existing(), planned, planned);
   CHECK(resp.diagnostics.has_errors());
-  Value state = unwire(resp.new_state, f.type);
+  Value state = resp.new_state;
   CHECK(state.get_attribute("content") == Value::string("y"));
   CHECK(state.get_attribute("id") == Value::string("/a"));
 }
@@ -125,7 +124,7 @@ TEST_CASE("update that fails in partial mode saves only the parts marked done") 
                       .with_attribute("sha", Value::unknown(Type::string()));
   ApplyResponse resp = f.apply(f.existing(), planned, planned);
   CHECK(resp.diagnostics.has_errors());
-  Value state = unwire(resp.new_state, f.type);
+  Value state = resp.new_state;
   CHECK(state.get_attribute("content") == Value::string("y"));
   CHECK(state.get_attribute("mode") == Value::string("0644"));
   CHECK(state.get_attribute("sha") == Value::string("abc"));
@@ -145,7 +144,7 @@ TEST_CASE("update that succeeds saves everything, with partial mode left on or n
                       .with_attribute("sha", Value::unknown(Type::string()));
   ApplyResponse resp = f.apply(f.existing(), planned, planned);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  Value state = unwire(resp.new_state, f.type);
+  Value state = resp.new_state;
   CHECK(state.get_attribute("mode") == Value::string("0600"));
   CHECK(state.get_attribute("sha") == Value::string("new"));
 }
@@ -161,7 +160,7 @@ TEST_CASE("delete that succeeds removes the state") {
   ApplyResponse resp = f.apply(f.existing(), Value::null(f.type), Value::null(f.type));
   CHECK(deleted);
   CHECK_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type).is_null());
+  CHECK(resp.new_state.is_null());
 }
 
 TEST_CASE("delete that fails keeps the prior state") {
@@ -169,7 +168,7 @@ TEST_CASE("delete that fails keeps the prior state") {
   f.logic->callbacks[Operation::Delete] = [](ResourceData&) { return fail("busy"); };
   ApplyResponse resp = f.apply(f.existing(), Value::null(f.type), Value::null(f.type));
   CHECK(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type) == f.existing());
+  CHECK(resp.new_state == f.existing());
 }
 
 TEST_CASE("a function that changes a planned value gets an error naming the attribute") {
@@ -189,17 +188,17 @@ TEST_CASE("read that clears the id reports the object gone") {
     d.set_id("");
     return Diagnostics{};
   };
-  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", wire(f.existing()), {}});
+  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", f.existing(), {}});
   CHECK_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type).is_null());
+  CHECK(resp.new_state.is_null());
 }
 
 TEST_CASE("read that fails keeps the current state") {
   ApplyFixture f;
   f.logic->callbacks[Operation::Read] = [](ResourceData&) { return fail("unreachable"); };
-  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", wire(f.existing()), {}});
+  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", f.existing(), {}});
   CHECK(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type) == f.existing());
+  CHECK(resp.new_state == f.existing());
 }
 
 TEST_CASE("read sees drift set by the function") {
@@ -207,16 +206,15 @@ TEST_CASE("read sees drift set by the function") {
   f.logic->callbacks[Operation::Read] = [](ResourceData& d) {
     return d.set("content", Value::string("changed outside"));
   };
-  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", wire(f.existing()), {}});
-  CHECK(unwire(resp.new_state, f.type).get_attribute("content") ==
-        Value::string("changed outside"));
+  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", f.existing(), {}});
+  CHECK(resp.new_state.get_attribute("content") == Value::string("changed outside"));
 }
 
 TEST_CASE("import by id returns an object holding only the id") {
   ApplyFixture f;
   ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "/x"});
   REQUIRE(resp.imported.size() == 1);
-  Value state = unwire(resp.imported[0].state, f.type);
+  Value state = resp.imported[0].state;
   CHECK(state.get_attribute("id") == Value::string("/x"));
   CHECK(state.get_attribute("path").is_null());
   // Attributes with defaults hold them, so that a configuration leaving them out plans no
@@ -236,7 +234,7 @@ TEST_CASE("an import function reads the import id into attributes and sets the r
   ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "disk1:/x"});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   REQUIRE(resp.imported.size() == 1);
-  Value state = unwire(resp.imported[0].state, f.type);
+  Value state = resp.imported[0].state;
   CHECK(state.get_attribute("id") == Value::string("/x"));
   CHECK(state.get_attribute("mode") == Value::string("0600"));
   CHECK(state.get_attribute("content") == Value::string("read from the API"));  // not defaulted

@@ -41,7 +41,7 @@ struct DbFixture {
     logic->declared.resources["test_db"] = schema;
     ProviderService service(logic);
     Type type = service.get_provider_schema().schema->resources.at("test_db").block.implied_type();
-    return service.validate_resource_config({"test_db", wire(Value::object(type, attrs))});
+    return service.validate_resource_config({"test_db", Value::object(type, attrs)});
   }
   Value replicas(std::vector<const char*> zones) const {
     Type t = schema.block.blocks[0].block.implied_type();

@@ -34,8 +34,7 @@ struct CustomizeFixture {
                          {{"path", Value::string("/a")}, {"content", Value::string(content)}});
   }
   PlanResponse plan(const Value& prior, const Value& proposed, const Value& config) const {
-    return service->plan_resource_change(
-        {"test_file", wire(prior), wire(proposed), wire(config), {}});
+    return service->plan_resource_change({"test_file", prior, proposed, config, {}});
   }
 };
 
@@ -48,7 +47,7 @@ TEST_CASE("customize_diff plans known or unknown values for computed attributes"
   });
   PlanResponse resp = f.plan(f.file("x"), f.file("y"), f.config("y"));
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  Value planned = unwire(resp.planned_state, f.type);
+  Value planned = resp.planned_state;
   CHECK(planned.get_attribute("sha") == Value::string("sha-of-y"));
   CHECK(planned.get_attribute("mode").is_unknown());
 }
@@ -83,7 +82,7 @@ TEST_CASE("customize_diff reads the prior private data and may hand new data to 
     return Diagnostics{};
   });
   PlanResponse resp = f.service->plan_resource_change(
-      {"test_file", wire(f.file("x")), wire(f.file("y")), wire(f.config("y")), R"({"etag":"e1"})"});
+      {"test_file", f.file("x"), f.file("y"), f.config("y"), R"({"etag":"e1"})"});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   CHECK(seen == R"({"etag":"e1"})");
   CHECK(resp.planned_private == R"({"plan":"y"})");

@@ -40,7 +40,7 @@ struct DeferralFixture {
   }
   Diagnostics configure(Value endpoint, bool allowed) {
     return service->configure_provider(ConfigureRequest{
-        "1.15.0", wire(Value::object(provider_type, {{"endpoint", endpoint}})), allowed});
+        "1.15.0", Value::object(provider_type, {{"endpoint", endpoint}}), allowed});
   }
   Value file(const std::string& path) const {
     return Value::object(type, {{"path", Value::string(path)}});
@@ -64,13 +64,13 @@ TEST_CASE("a plan is deferred for the provider's configuration, with computed va
   DeferralFixture f;
   f.configure(Value::unknown(Type::string()), true);
   const Value config = f.file("/a");
-  PlanRequest req{"test_file", wire(Value::null(f.type)), wire(config), wire(config), {}};
+  PlanRequest req{"test_file", Value::null(f.type), config, config, {}};
   req.deferral_allowed = true;
   const PlanResponse resp = f.service->plan_resource_change(req);
   REQUIRE(resp.deferred);
   CHECK(*resp.deferred == DeferralReason::ProviderConfigUnknown);
   CHECK_FALSE(resp.diagnostics.has_errors());
-  const Value planned = unwire(resp.planned_state, f.type);
+  const Value planned = resp.planned_state;
   CHECK(planned.get_attribute("path") == Value::string("/a"));
   CHECK(planned.get_attribute("content") == Value::string(""));  // the default
   CHECK(planned.get_attribute("sha").is_unknown());
@@ -81,18 +81,17 @@ TEST_CASE("a refresh is deferred with the stored state, and a data source read w
   DeferralFixture f;
   f.configure(Value::unknown(Type::string()), true);
   const Value stored = f.file("/a").with_attribute("id", Value::string("/a"));
-  ReadRequest read{"test_file", wire(stored), "{}", {}};
+  ReadRequest read{"test_file", stored, "{}", {}};
   read.deferral_allowed = true;
   const ReadResponse refreshed = f.service->read_resource(read);
   REQUIRE(refreshed.deferred);
-  CHECK(unwire(refreshed.new_state, f.type) == stored);
+  CHECK(refreshed.new_state == stored);
 
-  ReadDataRequest data{"test_info",
-                       wire(Value::object(f.data_type, {{"name", Value::string("x")}}))};
+  ReadDataRequest data{"test_info", Value::object(f.data_type, {{"name", Value::string("x")}})};
   data.deferral_allowed = true;
   const ReadDataResponse read_data = f.service->read_data_source(data);
   REQUIRE(read_data.deferred);
-  CHECK(unwire(read_data.state, f.data_type).is_unknown());
+  CHECK(read_data.state.is_unknown());
   CHECK(f.calls == 0);
 }
 
@@ -101,12 +100,12 @@ TEST_CASE(
   DeferralFixture f;
   f.configure(Value::unknown(Type::string()), true);
   const Value stored = f.file("/a").with_attribute("id", Value::string("/a"));
-  ReadRequest not_allowed{"test_file", wire(stored), "{}", {}};
+  ReadRequest not_allowed{"test_file", stored, "{}", {}};
   CHECK_FALSE(f.service->read_resource(not_allowed).deferred);
   CHECK(f.calls == 1);
 
   f.configure(Value::string("https://api"), true);
-  ReadRequest allowed{"test_file", wire(stored), "{}", {}};
+  ReadRequest allowed{"test_file", stored, "{}", {}};
   allowed.deferral_allowed = true;
   CHECK_FALSE(f.service->read_resource(allowed).deferred);
   CHECK(f.calls == 2);

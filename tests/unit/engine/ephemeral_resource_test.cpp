@@ -34,7 +34,7 @@ struct EphemeralFixture {
                                 {"token", Value::null(Type::string())}});
   }
   OpenEphemeralResponse open(const Value& config) const {
-    return service->open_ephemeral_resource(OpenEphemeralRequest{"test_token", wire(config)});
+    return service->open_ephemeral_resource(OpenEphemeralRequest{"test_token", config});
   }
 };
 
@@ -51,14 +51,14 @@ TEST_CASE("an ephemeral resource has no id, is listed, and is validated like the
   };
   CHECK(f.service
             ->validate_ephemeral_resource_config(
-                ValidateRequest{"test_token", wire(f.config(Value::string("nobody")))})
+                ValidateRequest{"test_token", f.config(Value::string("nobody"))})
             .has_errors());
   CHECK_FALSE(f.service
                   ->validate_ephemeral_resource_config(
-                      ValidateRequest{"test_token", wire(f.config(Value::string("writer")))})
+                      ValidateRequest{"test_token", f.config(Value::string("writer"))})
                   .has_errors());
   const Diagnostics unknown_type = f.service->validate_ephemeral_resource_config(
-      ValidateRequest{"test_other", wire(f.config(Value::string("r")))});
+      ValidateRequest{"test_other", f.config(Value::string("r"))});
   CHECK(unknown_type.has_errors());
 }
 
@@ -74,7 +74,7 @@ TEST_CASE("open returns the values with defaults, the private data and the renew
   };
   const OpenEphemeralResponse resp = f.open(f.config(Value::string("writer")));
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value result = unwire(resp.result, f.type);
+  const Value result = resp.result;
   CHECK(result.get_attribute("token") == Value::string("secret"));
   CHECK(result.get_attribute("ttl") == Value::number(60));
   CHECK(resp.private_data == R"({"lease":"L1"})");
@@ -86,7 +86,7 @@ TEST_CASE("open leaves computed values it did not set null, never unknown") {
   EphemeralFixture f;
   const OpenEphemeralResponse resp = f.open(f.config(Value::string("writer")));
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value result = unwire(resp.result, f.type);
+  const Value result = resp.result;
   CHECK(result.is_wholly_known());
   CHECK(result.get_attribute("token").is_null());
   CHECK_FALSE(resp.renew_at.has_value());
@@ -102,7 +102,7 @@ TEST_CASE("open refuses a configuration that is not known yet, without calling t
   const OpenEphemeralResponse resp = f.open(f.config(Value::unknown(Type::string())));
   CHECK(resp.diagnostics.has_errors());
   CHECK_FALSE(called);
-  CHECK(resp.result.empty());
+  CHECK(resp.result.is_null());
 }
 
 TEST_CASE("a failed open returns no value") {
@@ -115,7 +115,7 @@ TEST_CASE("a failed open returns no value") {
   };
   const OpenEphemeralResponse resp = f.open(f.config(Value::string("writer")));
   CHECK(resp.diagnostics.has_errors());
-  CHECK(resp.result.empty());
+  CHECK(resp.result.is_null());
 }
 
 TEST_CASE("renew sees the private data and may replace it; a failed renew keeps it") {
@@ -178,7 +178,7 @@ TEST_CASE("a resource's private data reaches read and apply and comes back from 
     d.set_private_data("read");
     return Diagnostics{};
   };
-  const ReadResponse read = service.read_resource(ReadRequest{"test_file", wire(state), "stored"});
+  const ReadResponse read = service.read_resource(ReadRequest{"test_file", state, "stored"});
   CHECK(read.private_data == "read");
 
   logic->callbacks[Operation::Update] = [](ResourceData& d) {
@@ -189,8 +189,8 @@ TEST_CASE("a resource's private data reaches read and apply and comes back from 
     return diags;
   };
   const Value planned = state.with_attribute("content", Value::string("y"));
-  const ApplyResponse applied = service.apply_resource_change(
-      ApplyRequest{"test_file", wire(state), wire(planned), wire(planned), "planned"});
+  const ApplyResponse applied =
+      service.apply_resource_change(ApplyRequest{"test_file", state, planned, planned, "planned"});
   CHECK(applied.diagnostics.has_errors());
   // What the failed call recorded is kept: it describes the object it left behind.
   CHECK(applied.private_data == "updated");

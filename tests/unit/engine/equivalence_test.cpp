@@ -114,10 +114,10 @@ TEST_CASE("plan keeps the stored spelling of an equivalent value: no update, no 
   const Value prior = f.object("/Data", "x", f.rules({"a", "Web"}));
   const Value config = f.config("/data", "x", f.rules({"a", "WEB"}));
   const Value proposed = f.object("/data", "x", f.rules({"a", "WEB"}));
-  PlanResponse resp = f.service->plan_resource_change(
-      PlanRequest{"test_file", wire(prior), wire(proposed), wire(config), {}});
+  PlanResponse resp =
+      f.service->plan_resource_change(PlanRequest{"test_file", prior, proposed, config, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.planned_state, f.type) == prior);
+  CHECK(resp.planned_state == prior);
   CHECK(resp.requires_replace.empty());  // path is force_new, but did not change
 }
 
@@ -126,10 +126,10 @@ TEST_CASE("plan of a real change to a suppressed attribute still replaces") {
   const Value prior = f.object("/data", "x", f.rules({}));
   const Value config = f.config("/other", "x", f.rules({}));
   const Value proposed = f.object("/other", "x", f.rules({}));
-  PlanResponse resp = f.service->plan_resource_change(
-      PlanRequest{"test_file", wire(prior), wire(proposed), wire(config), {}});
+  PlanResponse resp =
+      f.service->plan_resource_change(PlanRequest{"test_file", prior, proposed, config, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.planned_state, f.type).get_attribute("path") == Value::string("/other"));
+  CHECK(resp.planned_state.get_attribute("path") == Value::string("/other"));
   REQUIRE(resp.requires_replace.size() == 1);
   CHECK(path_to_string(resp.requires_replace[0]) == "path");
 }
@@ -142,9 +142,9 @@ TEST_CASE("read keeps the stored spelling when the object reports an equivalent 
     diags.append(d.set("content", Value::string("drifted")));
     return diags;
   };
-  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", wire(stored), {}});
+  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", stored, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value read = unwire(resp.new_state, f.type);
+  const Value read = resp.new_state;
   CHECK(read.get_attribute("path") == Value::string("/Data"));
   CHECK(read.get_attribute("content") == Value::string("drifted"));
 }
@@ -158,9 +158,9 @@ TEST_CASE("apply keeps the planned spelling when the script sets an equivalent o
     return d.set("path", Value::string("/data"));  // the API lower-cases paths
   };
   ApplyResponse resp = f.service->apply_resource_change(
-      ApplyRequest{"test_file", wire(Value::null(f.type)), wire(planned), wire(config), {}});
+      ApplyRequest{"test_file", Value::null(f.type), planned, config, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type).get_attribute("path") == Value::string("/Data"));
+  CHECK(resp.new_state.get_attribute("path") == Value::string("/Data"));
 }
 
 TEST_CASE("apply still reports a value that is not equivalent to the planned one") {
@@ -172,6 +172,6 @@ TEST_CASE("apply still reports a value that is not equivalent to the planned one
     return d.set("path", Value::string("/elsewhere"));
   };
   ApplyResponse resp = f.service->apply_resource_change(
-      ApplyRequest{"test_file", wire(Value::null(f.type)), wire(planned), wire(config), {}});
+      ApplyRequest{"test_file", Value::null(f.type), planned, config, {}});
   CHECK(resp.diagnostics.has_errors());
 }

@@ -132,9 +132,9 @@ TEST_CASE("the provider generates configuration, and plans it with nothing to ch
                                            {"mode", Value::string("0644")}});
 
   const GenerateConfigResponse generated =
-      service.generate_resource_config(GenerateConfigRequest{"test_file", wire(state)});
+      service.generate_resource_config(GenerateConfigRequest{"test_file", state});
   REQUIRE_FALSE(generated.diagnostics.has_errors());
-  const Value config = unwire(generated.config, type);
+  const Value config = generated.config;
   CHECK(config.get_attribute("path") == Value::string("/a"));
   CHECK(config.get_attribute("content").is_null());
   CHECK(config.get_attribute("sha").is_null());
@@ -143,12 +143,12 @@ TEST_CASE("the provider generates configuration, and plans it with nothing to ch
   // The CLI proposes the config plus the stored values of computed attributes it leaves null.
   Value proposed = config.with_attribute("id", state.get_attribute("id"))
                        .with_attribute("sha", state.get_attribute("sha"));
-  const PlanResponse plan = service.plan_resource_change(
-      PlanRequest{"test_file", wire(state), wire(proposed), wire(config), {}});
+  const PlanResponse plan =
+      service.plan_resource_change(PlanRequest{"test_file", state, proposed, config, {}});
   REQUIRE_FALSE(plan.diagnostics.has_errors());
-  CHECK(unwire(plan.planned_state, type) == state);
+  CHECK(plan.planned_state == state);
   CHECK(plan.requires_replace.empty());
 
-  CHECK(service.generate_resource_config(GenerateConfigRequest{"test_nothing", wire(state)})
+  CHECK(service.generate_resource_config(GenerateConfigRequest{"test_nothing", state})
             .diagnostics.has_errors());
 }

@@ -67,7 +67,7 @@ struct ListFixture {
   void list(int64_t limit, bool include_object = false,
             const std::optional<Value>& filters = std::nullopt) {
     const Value given = filters ? *filters : config();
-    service->list_resource(ListRequest{"test_file", wire(given), include_object, limit},
+    service->list_resource(ListRequest{"test_file", given, include_object, limit},
                            [&](const ListEvent& e) {
                              events.push_back(e);
                              return reading(e);
@@ -77,9 +77,7 @@ struct ListFixture {
   std::vector<std::string> paths() const {
     std::vector<std::string> out;
     for (const auto& e : events) {
-      out.push_back(e.identity.empty()
-                        ? "-"
-                        : unwire(e.identity, identity_type).get_attribute("path").as_string());
+      out.push_back(e.identity.is_null() ? "-" : e.identity.get_attribute("path").as_string());
     }
     return out;
   }
@@ -112,7 +110,7 @@ TEST_CASE("each listed object is one event, in the order listed, with identity a
   CHECK(f.events[0].display_name == "File /b");
   for (const auto& e : f.events) {
     CHECK(e.diagnostics.empty());
-    CHECK(e.resource_object.empty());  // not asked for
+    CHECK(e.resource_object.is_null());  // not asked for
   }
 }
 
@@ -187,7 +185,7 @@ TEST_CASE("with include_resource_object, an object the listing gives is sent as 
   };
   f.list(100, true);
   REQUIRE(f.events.size() == 1);
-  const Value object = unwire(f.events[0].resource_object, f.type);
+  const Value object = f.events[0].resource_object;
   CHECK(object.get_attribute("content") == Value::string("hello"));
   CHECK(object.get_attribute("sha").is_null());  // the CLI takes no unknowns here
   CHECK_FALSE(imported);
@@ -196,7 +194,7 @@ TEST_CASE("with include_resource_object, an object the listing gives is sent as 
   f.events.clear();
   f.list(100, false);
   REQUIRE(f.events.size() == 1);
-  CHECK(f.events[0].resource_object.empty());
+  CHECK(f.events[0].resource_object.is_null());
 }
 
 TEST_CASE("with include_resource_object and no object, it is imported by identity and read") {
@@ -221,7 +219,7 @@ TEST_CASE("with include_resource_object and no object, it is imported by identit
   f.list(100, true);
   CHECK(calls == std::vector<std::string>{"import /a", "read /a", "import /b", "read /b"});
   REQUIRE(f.events.size() == 2);
-  const Value b = unwire(f.events[1].resource_object, f.type);
+  const Value b = f.events[1].resource_object;
   CHECK(b.get_attribute("id") == Value::string("/b"));
   CHECK(b.get_attribute("content") == Value::string("text of /b"));
   CHECK(f.paths() == std::vector<std::string>{"/a", "/b"});
@@ -371,14 +369,14 @@ TEST_CASE("secrets of the filters and of the objects sent are hidden in every di
 TEST_CASE("listing a type that has no list resource is an error event") {
   ListFixture f;
   std::vector<ListEvent> events;
-  f.service->list_resource(ListRequest{"test_other", wire(f.config()), false, 10},
+  f.service->list_resource(ListRequest{"test_other", f.config(), false, 10},
                            [&](const ListEvent& e) {
                              events.push_back(e);
                              return true;
                            });
   REQUIRE(events.size() == 1);
   CHECK(events[0].diagnostics.has_errors());
-  CHECK(events[0].identity.empty());
+  CHECK(events[0].identity.is_null());
 }
 
 TEST_CASE("list resources are announced in the schema and the metadata") {
@@ -421,7 +419,7 @@ TEST_CASE("ValidateListResourceConfig checks the list block's configuration agai
   f.service = std::make_unique<ProviderService>(f.logic);
   const auto validate = [&](Value prefix, Value token, const std::string& type = "test_file") {
     return f.service->validate_list_resource_config(
-        {type, wire(f.config(std::move(prefix), std::move(token)))});
+        {type, f.config(std::move(prefix), std::move(token))});
   };
   CHECK(validate(Value::string("a"), Value::null(Type::string())).empty());
   const Diagnostics refused = validate(Value::string(""), Value::null(Type::string()));

@@ -65,8 +65,7 @@ struct NetFixture {
   // `proposed` is what the CLI proposes: the config, plus prior values for computed attributes
   // the config leaves null (inside nested attributes too).
   PlanResponse plan(const Value& prior, const Value& config, const Value& proposed) const {
-    return service->plan_resource_change(
-        PlanRequest{"test_net", wire(prior), wire(proposed), wire(config), {}});
+    return service->plan_resource_change(PlanRequest{"test_net", prior, proposed, config, {}});
   }
   PlanResponse plan(const Value& prior, const Value& config) const {
     return plan(prior, config, config);
@@ -81,7 +80,7 @@ TEST_CASE("a nested attribute's defaults apply per element and its inner default
   const Attribute* dhcp = served.find_attribute("subnets")->nested->block.find_attribute("dhcp");
   CHECK((dhcp->optional && dhcp->computed));  // a default makes it optional+computed
   const Value config = f.net(f.subnets({f.subnet("10.0.1.0/24")}));
-  const Value planned = unwire(f.plan(Value::null(f.type), config).planned_state, f.type);
+  const Value planned = f.plan(Value::null(f.type), config).planned_state;
   const Value first = planned.get_attribute("subnets").elements()[0];
   CHECK(first.get_attribute("dhcp") == Value::boolean(true));
   CHECK(first.get_attribute("gateway").is_unknown());
@@ -90,7 +89,7 @@ TEST_CASE("a nested attribute's defaults apply per element and its inner default
 TEST_CASE("an unset nested attribute stays null; an unset computed one becomes unknown") {
   NetFixture f;
   const Value config = f.net(Value::null(f.subnets({}).type()));
-  const Value planned = unwire(f.plan(Value::null(f.type), config).planned_state, f.type);
+  const Value planned = f.plan(Value::null(f.type), config).planned_state;
   CHECK(planned.get_attribute("subnets").is_null());  // unlike a block, not an empty list
   CHECK(planned.get_attribute("dns").is_unknown());
 }
@@ -113,7 +112,7 @@ TEST_CASE("an unchanged element keeps its computed values, a changed one recompu
       {{"id", Value::string("core")}, {"dns", prior.get_attribute("dns")}});
   PlanResponse resp = f.plan(prior, config, proposed);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value planned = unwire(resp.planned_state, f.type);
+  const Value planned = resp.planned_state;
   const Value subnets = planned.get_attribute("subnets");
   const auto& elements = subnets.elements();
   CHECK(elements[0].get_attribute("gateway") == Value::string("gw1"));

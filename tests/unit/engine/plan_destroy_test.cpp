@@ -27,7 +27,7 @@ struct DestroyFixture {
   PlanResponse plan_destroy() const {
     const Value none = Value::null(type);
     return service->plan_resource_change(
-        PlanRequest{"test_file", wire(stored()), wire(none), wire(none), "{\"kept\":1}"});
+        PlanRequest{"test_file", stored(), none, none, "{\"kept\":1}"});
   }
 };
 
@@ -54,7 +54,7 @@ TEST_CASE("a destroy plan is null, keeps the private data, and the check sees th
   };
   const PlanResponse resp = f.plan_destroy();
   CHECK_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.planned_state, f.type).is_null());
+  CHECK(resp.planned_state.is_null());
   CHECK(resp.planned_private == "{\"kept\":1}");
   CHECK(seen == Value::string("/a f1"));
 }
@@ -70,7 +70,7 @@ TEST_CASE("the destroy check warns, or refuses the destroy with its error") {
   CHECK_FALSE(warned.diagnostics.has_errors());
   REQUIRE(warned.diagnostics.items().size() == 1);
   CHECK(warned.diagnostics.items()[0].summary == "Only forgotten");
-  CHECK(unwire(warned.planned_state, f.type).is_null());
+  CHECK(warned.planned_state.is_null());
 
   f.logic->callbacks[Operation::PlanDestroy] = [](ResourceData&) {
     Diagnostics diags;
@@ -80,7 +80,7 @@ TEST_CASE("the destroy check warns, or refuses the destroy with its error") {
   PlanResponse refused = f.plan_destroy();
   REQUIRE(refused.diagnostics.has_errors());
   CHECK(refused.diagnostics.items()[0].summary == "Deletion protection is on");
-  CHECK(unwire(refused.planned_state, f.type).is_null());
+  CHECK(refused.planned_state.is_null());
 }
 
 TEST_CASE("a resource that does not check destroys plans them null without its logic") {
@@ -98,6 +98,6 @@ TEST_CASE("a resource that does not check destroys plans them null without its l
   const PlanResponse resp = f.plan_destroy();
   CHECK(f.service->get_provider_schema().capabilities.plan_destroy);
   CHECK_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.planned_state, f.type).is_null());
+  CHECK(resp.planned_state.is_null());
   CHECK_FALSE(called);
 }

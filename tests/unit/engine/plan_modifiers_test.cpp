@@ -51,8 +51,7 @@ struct ModifierFixture {
     const Value config = proposed.with_attribute("id", Value::null(Type::string()))
                              .with_attribute("sha", Value::null(Type::string()))
                              .with_attribute("mode", Value::null(Type::string()));
-    return service->plan_resource_change(
-        PlanRequest{"test_file", wire(prior), wire(proposed), wire(config), {}});
+    return service->plan_resource_change(PlanRequest{"test_file", prior, proposed, config, {}});
   }
 };
 
@@ -63,13 +62,13 @@ TEST_CASE("use_state_for_unknown keeps the stored value in an update, not in a c
   const Value proposed = f.stored().with_attribute("content", Value::string("y"));
   const PlanResponse updated = f.plan(f.stored(), proposed);
   REQUIRE_FALSE(updated.diagnostics.has_errors());
-  const Value planned = unwire(updated.planned_state, f.type);
+  const Value planned = updated.planned_state;
   CHECK(planned.get_attribute("sha") == Value::string("abc"));
   CHECK(planned.get_attribute("mode").is_unknown());
 
   const PlanResponse created =
       f.plan(Value::null(f.type), proposed.with_attribute("sha", Value::null(Type::string())));
-  CHECK(unwire(created.planned_state, f.type).get_attribute("sha").is_unknown());
+  CHECK(created.planned_state.get_attribute("sha").is_unknown());
 }
 
 TEST_CASE("requires_replace_if is asked about a change only, and its verdict decides") {
@@ -153,8 +152,7 @@ TEST_CASE("requires_replace_if inside a list block is asked per element, at its 
                                 {"disk", Value::list(disk_type, std::move(disks))}});
   };
   const auto plan = [&](const Value& prior, const Value& proposed) {
-    return service.plan_resource_change(
-        PlanRequest{"test_file", wire(prior), wire(proposed), wire(proposed), {}});
+    return service.plan_resource_change(PlanRequest{"test_file", prior, proposed, proposed, {}});
   };
   const Value prior = with_disks({10, 20});
   const PlanResponse shrunk = plan(prior, with_disks({10, 5, 7}));
@@ -180,14 +178,14 @@ TEST_CASE("a plan function plans a computed value, but never changes a configure
   const Value created = f.proposed_new();
   const PlanResponse resp = f.plan(Value::null(f.type), created);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value planned = unwire(resp.planned_state, f.type);
+  const Value planned = resp.planned_state;
   CHECK(planned.get_attribute("mode") == Value::string("/a!"));
   CHECK(planned.get_attribute("sha").is_unknown());
 
   // mode is optional+computed: once the configuration sets it, it is the user's.
   const Value configured = created.with_attribute("mode", Value::string("0600"));
   const PlanResponse refused = f.service->plan_resource_change(
-      PlanRequest{"test_file", wire(Value::null(f.type)), wire(configured), wire(configured), {}});
+      PlanRequest{"test_file", Value::null(f.type), configured, configured, {}});
   REQUIRE(refused.diagnostics.has_errors());
   CHECK(refused.diagnostics.items()[0].summary ==
         "test_file: plan of \"mode\" changed a configured value");
@@ -205,7 +203,7 @@ TEST_CASE("plan functions run in the schema's order, each seeing what the earlie
   const Value created = f.proposed_new();
   const PlanResponse resp = f.plan(Value::null(f.type), created);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.planned_state, f.type).get_attribute("mode") == Value::string("after f00d"));
+  CHECK(resp.planned_state.get_attribute("mode") == Value::string("after f00d"));
 }
 
 TEST_CASE("a plan function inside a list block plans each element from that element") {
@@ -236,10 +234,10 @@ TEST_CASE("a plan function inside a list block plans each element from that elem
       Value::object(type, {{"path", Value::string("/a")},
                            {"content", Value::string("x")},
                            {"disk", Value::list(disk_type, {element("a"), element("b")})}});
-  const PlanResponse resp = service.plan_resource_change(
-      PlanRequest{"test_file", wire(Value::null(type)), wire(config), wire(config), {}});
+  const PlanResponse resp =
+      service.plan_resource_change(PlanRequest{"test_file", Value::null(type), config, config, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value planned = unwire(resp.planned_state, type);
+  const Value planned = resp.planned_state;
   const Value& disks = planned.get_attribute("disk");
   REQUIRE(disks.elements().size() == 2);
   CHECK(disks.elements()[0].get_attribute("label") == Value::string("disk-a"));

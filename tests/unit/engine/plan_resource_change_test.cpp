@@ -21,8 +21,7 @@ struct PlanFixture {
   }
   Value object(Value::Object attrs) const { return Value::object(type, std::move(attrs)); }
   PlanResponse plan(const Value& prior, const Value& proposed, const Value& config) const {
-    return service->plan_resource_change(
-        PlanRequest{"test_file", wire(prior), wire(proposed), wire(config), {}});
+    return service->plan_resource_change(PlanRequest{"test_file", prior, proposed, config, {}});
   }
 };
 
@@ -33,7 +32,7 @@ TEST_CASE("plan on create marks computed attributes the config leaves null as un
   Value config = f.object({{"path", Value::string("/a")}});
   PlanResponse resp = f.plan(Value::null(f.type), config, config);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  Value planned = unwire(resp.planned_state, f.type);
+  Value planned = resp.planned_state;
   CHECK(planned.get_attribute("path") == Value::string("/a"));
   CHECK(planned.get_attribute("id").is_unknown());
   CHECK(planned.get_attribute("sha").is_unknown());
@@ -44,7 +43,7 @@ TEST_CASE("plan on create marks computed attributes the config leaves null as un
 TEST_CASE("plan applies an attribute's default when the config leaves it null") {
   PlanFixture f;
   Value config = f.object({{"path", Value::string("/a")}});
-  Value planned = unwire(f.plan(Value::null(f.type), config, config).planned_state, f.type);
+  Value planned = f.plan(Value::null(f.type), config, config).planned_state;
   CHECK(planned.get_attribute("content") == Value::string(""));
 }
 
@@ -69,7 +68,7 @@ TEST_CASE("plan with nothing changed returns the prior state exactly") {
                           {"mode", Value::string("0644")}});
   Value config = f.object({{"path", Value::string("/a")}, {"content", Value::string("x")}});
   PlanResponse resp = f.plan(prior, prior, config);
-  CHECK(unwire(resp.planned_state, f.type) == prior);
+  CHECK(resp.planned_state == prior);
   CHECK(resp.requires_replace.empty());
 }
 
@@ -83,7 +82,7 @@ TEST_CASE("plan of an in-place change marks computed values unknown but keeps th
   Value config = f.object({{"path", Value::string("/a")}, {"content", Value::string("y")}});
   Value proposed = prior.with_attribute("content", Value::string("y"));
   PlanResponse resp = f.plan(prior, proposed, config);
-  Value planned = unwire(resp.planned_state, f.type);
+  Value planned = resp.planned_state;
   CHECK(planned.get_attribute("content") == Value::string("y"));
   CHECK(planned.get_attribute("id") == Value::string("/a"));
   CHECK(planned.get_attribute("sha").is_unknown());
@@ -134,7 +133,7 @@ TEST_CASE("removing an argument with a default from the config plans the default
   Value config = f.object({{"path", Value::string("/a")}});
   // The CLI proposes the prior value for a computed attribute the config leaves null.
   PlanResponse resp = f.plan(prior, prior, config);
-  Value planned = unwire(resp.planned_state, f.type);
+  Value planned = resp.planned_state;
   CHECK(planned.get_attribute("content") == Value::string(""));
   CHECK(planned.get_attribute("sha").is_unknown());
 }

@@ -65,13 +65,12 @@ struct ServerFixture {
     return Value::object(type, std::move(more));
   }
   PlanResponse plan(const Value& prior, const Value& proposed, const Value& config) const {
-    return service->plan_resource_change(
-        PlanRequest{"test_server", wire(prior), wire(proposed), wire(config), {}});
+    return service->plan_resource_change(PlanRequest{"test_server", prior, proposed, config, {}});
   }
   Value planned(const Value& prior, const Value& proposed, const Value& config) const {
     PlanResponse resp = plan(prior, proposed, config);
     REQUIRE_FALSE(resp.diagnostics.has_errors());
-    return unwire(resp.planned_state, type);
+    return resp.planned_state;
   }
 };
 
@@ -114,7 +113,7 @@ TEST_CASE("on create, defaults fill nested blocks and their computed attributes 
 TEST_CASE("a plan with nothing changed in nested blocks returns the prior state exactly") {
   ServerFixture f;
   PlanResponse resp = f.plan(applied(f), applied(f), applied_config(f));
-  CHECK(unwire(resp.planned_state, f.type) == applied(f));
+  CHECK(resp.planned_state == applied(f));
   CHECK(resp.requires_replace.empty());
 }
 
@@ -128,7 +127,7 @@ TEST_CASE("a changed list element gets unknown computed values; unchanged elemen
                {f.rule(80, {{"uid", str("u80")}}), f.rule(443, {{"uid", str("u443")}})},
                {{"id", str("srv-1")}});
   PlanResponse resp = f.plan(applied(f), proposed, config);
-  Value planned = unwire(resp.planned_state, f.type);
+  Value planned = resp.planned_state;
   CHECK(disk_of(planned, 0).get_attribute("serial") == str("s0"));
   CHECK(disk_of(planned, 1).get_attribute("serial").is_unknown());
   CHECK(disk_of(planned, 1).get_attribute("size") == Value::number(25));
@@ -224,7 +223,7 @@ TEST_CASE("apply reports a nested block that comes back other than planned") {
   Value config = f.server({f.disk(10)}, {});
   Value planned = f.planned(Value::null(f.type), config, config);
   ApplyResponse resp = f.service->apply_resource_change(
-      ApplyRequest{"test_server", wire(Value::null(f.type)), wire(planned), wire(config), {}});
+      ApplyRequest{"test_server", Value::null(f.type), planned, config, {}});
   REQUIRE(resp.diagnostics.has_errors());
   CHECK(resp.diagnostics.items()[0].summary.find("\"disk\"") != std::string::npos);
 }
@@ -241,9 +240,9 @@ TEST_CASE("a state that holds null for an absent list block plans no change agai
 TEST_CASE("a saved state has empty collections, never null, for list and set blocks") {
   ServerFixture f;
   f.logic->callbacks[Operation::Read] = [&](ResourceData& d) { return d.set("rule", Value()); };
-  ReadResponse resp = f.service->read_resource({"test_server", wire(applied(f)), {}});
+  ReadResponse resp = f.service->read_resource({"test_server", applied(f), {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  Value state = unwire(resp.new_state, f.type);
+  Value state = resp.new_state;
   CHECK(state.get_attribute("rule").is_known());
   CHECK(state.get_attribute("rule").length() == 0);
 }

@@ -62,19 +62,19 @@ TEST_CASE("apply holds the result to the plan's refinements") {
   };
   const Value config =
       Value::object(type, {{"path", Value::string("/a")}, {"content", Value::string("x")}});
-  const PlanResponse plan = service.plan_resource_change(
-      PlanRequest{"test_file", wire(Value::null(type)), wire(config), wire(config), {}});
+  const PlanResponse plan =
+      service.plan_resource_change(PlanRequest{"test_file", Value::null(type), config, config, {}});
   REQUIRE_FALSE(plan.diagnostics.has_errors());
-  const Value planned = unwire(plan.planned_state, type);
+  const Value planned = plan.planned_state;
 
   sha = "sha-123";
-  CHECK_FALSE(service
-                  .apply_resource_change(ApplyRequest{
-                      "test_file", wire(Value::null(type)), wire(planned), wire(config), {}})
-                  .diagnostics.has_errors());
+  CHECK_FALSE(
+      service
+          .apply_resource_change(ApplyRequest{"test_file", Value::null(type), planned, config, {}})
+          .diagnostics.has_errors());
   sha = "md5-123";
   const ApplyResponse broken = service.apply_resource_change(
-      ApplyRequest{"test_file", wire(Value::null(type)), wire(planned), wire(config), {}});
+      ApplyRequest{"test_file", Value::null(type), planned, config, {}});
   REQUIRE(broken.diagnostics.has_errors());
   CHECK(broken.diagnostics.items()[0].summary ==
         "test_file: create set \"sha\" to a value its refine option rules out");

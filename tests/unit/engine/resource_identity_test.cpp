@@ -62,11 +62,10 @@ struct IdentityFixture {
                                 {"mode", Value::unknown(Type::string())}});
   }
   ApplyResponse apply(const Value& prior, const Value& planned, const Value& planned_identity) {
-    ApplyRequest req{"test_file", wire(prior), wire(planned), wire(planned), {}};
-    if (!planned_identity.is_null()) req.planned_identity = wire(planned_identity);
+    ApplyRequest req{"test_file", prior, planned, planned, {}};
+    if (!planned_identity.is_null()) req.planned_identity = planned_identity;
     return service->apply_resource_change(req);
   }
-  Value identity_from(const DynamicValue& dv) const { return unwire(dv, identity_type); }
   // An update whose function changes mode (part of the identity) from 0644 to 0600.
   ApplyResponse update_mode_to_0600() {
     logic->callbacks[Operation::Update] = [](ResourceData& d) {
@@ -106,7 +105,7 @@ TEST_CASE("a create's identity copies the attributes of the same name, and what 
   const ApplyResponse resp =
       f.apply(Value::null(f.type), f.planned_create(), Value::null(f.identity_type));
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value identity = f.identity_from(resp.new_identity);
+  const Value identity = resp.new_identity;
   CHECK(identity.get_attribute("path") == Value::string("/a"));
   CHECK(identity.get_attribute("mode") == Value::string("0644"));
   CHECK(identity.get_attribute("owner") == Value::string("ops"));
@@ -126,23 +125,23 @@ TEST_CASE("a resource without an identity sends none") {
                                               {"sha", Value::unknown(Type::string())},
                                               {"mode", Value::unknown(Type::string())}});
   const ApplyResponse resp = f.service->apply_resource_change(
-      ApplyRequest{"test_plain", wire(Value::null(plain)), wire(planned), wire(planned), {}});
+      ApplyRequest{"test_plain", Value::null(plain), planned, planned, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(resp.new_identity.empty());
+  CHECK(resp.new_identity.is_null());
 }
 
 TEST_CASE("a plan keeps the stored identity, and a create plans none") {
   IdentityFixture f;
   const Value prior = f.object("/a", "0644");
-  PlanRequest update{"test_file", wire(prior), wire(prior), wire(prior), {}};
-  update.prior_identity = wire(f.identity("/a", "0644"));
+  PlanRequest update{"test_file", prior, prior, prior, {}};
+  update.prior_identity = f.identity("/a", "0644");
   const PlanResponse planned = f.service->plan_resource_change(update);
   REQUIRE_FALSE(planned.diagnostics.has_errors());
-  CHECK(f.identity_from(planned.planned_identity) == f.identity("/a", "0644"));
+  CHECK(planned.planned_identity == f.identity("/a", "0644"));
 
   const PlanResponse created = f.service->plan_resource_change(
-      PlanRequest{"test_file", wire(Value::null(f.type)), wire(prior), wire(prior), {}});
-  CHECK(created.planned_identity.empty());
+      PlanRequest{"test_file", Value::null(f.type), prior, prior, {}});
+  CHECK(created.planned_identity.is_null());
 }
 
 TEST_CASE("an update that changes the identity is an error naming the attribute") {
@@ -154,14 +153,14 @@ TEST_CASE("an update that changes the identity is an error naming the attribute"
   CHECK(error.detail.find("\"0644\"") != std::string::npos);
   CHECK(error.path == AttributePath{AttributeName{"mode"}});
   // The state is saved all the same: the object did change.
-  CHECK(unwire(resp.new_state, f.type).get_attribute("mode") == Value::string("0600"));
+  CHECK(resp.new_state.get_attribute("mode") == Value::string("0600"));
 }
 
 TEST_CASE("a mutable identity may change in an update") {
   IdentityFixture f(/*mutable_identity=*/true);
   const ApplyResponse resp = f.update_mode_to_0600();
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(f.identity_from(resp.new_identity).get_attribute("mode") == Value::string("0600"));
+  CHECK(resp.new_identity.get_attribute("mode") == Value::string("0600"));
 }
 
 TEST_CASE("an identity missing a required attribute is an error that says how to give it") {
@@ -169,7 +168,7 @@ TEST_CASE("an identity missing a required attribute is an error that says how to
   f.logic->callbacks[Operation::Read] = [](ResourceData& d) {
     return d.set("path", Value::null(Type::string()));
   };
-  ReadRequest req{"test_file", wire(f.object("/a", "0644")), "", {}};
+  ReadRequest req{"test_file", f.object("/a", "0644"), "", {}};
   const ReadResponse resp = f.service->read_resource(req);
   REQUIRE(resp.diagnostics.has_errors());
   CHECK(resp.diagnostics.items().back().summary ==
@@ -181,9 +180,9 @@ TEST_CASE("an identity missing a required attribute is an error that says how to
 TEST_CASE("a read gives an object stored without an identity its identity") {
   IdentityFixture f;
   const ReadResponse resp =
-      f.service->read_resource(ReadRequest{"test_file", wire(f.object("/a", "0644")), "", {}});
+      f.service->read_resource(ReadRequest{"test_file", f.object("/a", "0644"), "", {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(f.identity_from(resp.new_identity) == f.identity("/a", "0644"));
+  CHECK(resp.new_identity == f.identity("/a", "0644"));
 }
 
 TEST_CASE("a read keeps what the script set in the identity before, unless it sets it again") {
@@ -194,11 +193,11 @@ TEST_CASE("a read keeps what the script set in the identity before, unless it se
     seen = d.identity().get_attribute("owner").as_string();
     return Diagnostics{};
   };
-  ReadRequest req{"test_file", wire(f.object("/a", "0644")), "", wire(stored)};
+  ReadRequest req{"test_file", f.object("/a", "0644"), "", stored};
   const ReadResponse resp = f.service->read_resource(req);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   CHECK(seen == "ops");
-  CHECK(f.identity_from(resp.new_identity) == stored);
+  CHECK(resp.new_identity == stored);
 }
 
 TEST_CASE("an import by identity starts from the identity's attributes and keeps the identity") {
@@ -208,28 +207,28 @@ TEST_CASE("an import by identity starts from the identity's attributes and keeps
     return Diagnostics{};
   };
   ImportRequest req{"test_file", "", {}};
-  req.identity = wire(f.identity("/b", "0600"));
+  req.identity = f.identity("/b", "0600");
   const ImportResponse resp = f.service->import_resource_state(req);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   REQUIRE(resp.imported.size() == 1);
-  const Value state = unwire(resp.imported[0].state, f.type);
+  const Value state = resp.imported[0].state;
   CHECK(state.get_attribute("id") == Value::string("/b"));
   CHECK(state.get_attribute("path") == Value::string("/b"));
   CHECK(state.get_attribute("mode") == Value::string("0600"));
-  CHECK(f.identity_from(resp.imported[0].identity) == f.identity("/b", "0600"));
+  CHECK(resp.imported[0].identity == f.identity("/b", "0600"));
 }
 
 TEST_CASE("an import by identity needs the required attributes and an id") {
   IdentityFixture f;
   ImportRequest missing{"test_file", "", {}};
-  missing.identity = wire(Value::object(f.identity_type, {{"mode", Value::string("0600")}}));
+  missing.identity = Value::object(f.identity_type, {{"mode", Value::string("0600")}});
   const ImportResponse refused = f.service->import_resource_state(missing);
   REQUIRE(refused.diagnostics.has_errors());
   CHECK(refused.diagnostics.items()[0].detail.find("\"path\"") != std::string::npos);
 
   // The identity has no id attribute and the import function sets none.
   ImportRequest no_id{"test_file", "", {}};
-  no_id.identity = wire(f.identity("/b", "0600"));
+  no_id.identity = f.identity("/b", "0600");
   const ImportResponse unnamed = f.service->import_resource_state(no_id);
   REQUIRE(unnamed.diagnostics.has_errors());
   CHECK(unnamed.diagnostics.items()[0].summary == "Cannot import test_file by identity");
@@ -242,13 +241,13 @@ TEST_CASE("an import by id returns no identity: the read after it gives one") {
       f.service->import_resource_state(ImportRequest{"test_file", "/a", {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   REQUIRE(resp.imported.size() == 1);
-  CHECK(resp.imported[0].identity.empty());
+  CHECK(resp.imported[0].identity.is_null());
 }
 
 TEST_CASE("a resource without an identity cannot be imported by one") {
   IdentityFixture f;
   ImportRequest req{"test_plain", "", {}};
-  req.identity = wire(f.identity("/a", "0644"));
+  req.identity = f.identity("/a", "0644");
   const ImportResponse resp = f.service->import_resource_state(req);
   REQUIRE(resp.diagnostics.has_errors());
   CHECK(resp.diagnostics.items()[0].summary == "Resource test_plain has no identity");
@@ -259,7 +258,7 @@ TEST_CASE("a stored identity of the current version is read as it is") {
   const UpgradeIdentityResponse resp = f.service->upgrade_resource_identity(
       {"test_file", 0, R"({"path":"/a","mode":"0644","owner":null})"});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(f.identity_from(resp.upgraded_identity) == f.identity("/a", "0644"));
+  CHECK(resp.upgraded_identity == f.identity("/a", "0644"));
 }
 
 TEST_CASE("an older identity goes through the script's identity upgrade") {
@@ -275,7 +274,7 @@ TEST_CASE("an older identity goes through the script's identity upgrade") {
   const UpgradeIdentityResponse resp =
       f.service->upgrade_resource_identity({"test_file", 0, R"({"file":"/a"})"});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(f.identity_from(resp.upgraded_identity).get_attribute("path") == Value::string("/a"));
+  CHECK(resp.upgraded_identity.get_attribute("path") == Value::string("/a"));
 }
 
 TEST_CASE("an identity that cannot be upgraded or is from a newer provider is refused") {
@@ -285,7 +284,7 @@ TEST_CASE("an identity that cannot be upgraded or is from a newer provider is re
   REQUIRE(no_upgrade.diagnostics.has_errors());
   CHECK(no_upgrade.diagnostics.items()[0].detail.ends_with(
       "and it declares no identity upgrade from version 0."));
-  CHECK(no_upgrade.upgraded_identity.empty());
+  CHECK(no_upgrade.upgraded_identity.is_null());
 
   const UpgradeIdentityResponse newer =
       f.service->upgrade_resource_identity({"test_file", 2, R"({"path":"/a"})"});
@@ -307,7 +306,7 @@ TEST_CASE("a moved state gets the target's identity when it holds all of it") {
   req.target_type_name = "test_file";
   const MoveResponse resp = f.service->move_resource_state(req);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(f.identity_from(resp.target_identity) == f.identity("/a", "0644"));
+  CHECK(resp.target_identity == f.identity("/a", "0644"));
 }
 
 TEST_CASE("identity declarations are checked like schemas") {

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "host/engine/codec/msgpack_codec.h"
 #include "host/engine/rpc/provider_logic.h"
 #include "host/engine/rpc/provider_service.h"
 
@@ -215,15 +214,6 @@ inline Schema file_schema() {
   sha.changes_on_update = true;
   s.block.attributes = {path, content, sha, attribute("mode", Type::string(), false, true, true)};
   return s;
-}
-
-inline DynamicValue wire(const Value& v) {
-  return DynamicValue{encode_msgpack(v, v.type()), {}};
-}
-
-inline Value unwire(const DynamicValue& dv, const Type& t) {
-  Diagnostics diags;
-  return decode_msgpack(dv.msgpack, t, diags);
 }
 
 }  // namespace luaform::engine::testing

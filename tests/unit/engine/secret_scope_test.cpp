@@ -119,13 +119,13 @@ TEST_CASE("every kind of call reports and logs with the provider's and the value
   const Schema& schema = logic->declared.resources.at("test_leaky");
   const Type provider_type = logic->declared.provider.block.implied_type();
   const Value config = Value::object(provider_type, {{"token", Value::string(kToken)}});
-  CHECK_FALSE(service.configure_provider({"1.12", wire(config)}).has_errors());
+  CHECK_FALSE(service.configure_provider({"1.12", config}).has_errors());
 
   SUBCASE("plan functions, requires_replace_if and diff_suppress") {
     const Value prior = leaky_object(schema, kPassword);
     const Value changed = leaky_object(schema, std::string(kPassword) + "-new");
     const PlanResponse resp =
-        service.plan_resource_change({"test_leaky", wire(prior), wire(changed), wire(changed), {}});
+        service.plan_resource_change({"test_leaky", prior, changed, changed, {}});
     check_hidden(resp.diagnostics);
     std::set<std::string> hooks;
     for (const auto& d : resp.diagnostics.items()) hooks.insert(d.summary.substr(0, 6));
@@ -134,7 +134,7 @@ TEST_CASE("every kind of call reports and logs with the provider's and the value
   SUBCASE("validators") {
     ValidateRequest req;
     req.type_name = "test_leaky";
-    req.config = wire(leaky_object(schema, kPassword));
+    req.config = leaky_object(schema, kPassword);
     check_hidden(service.validate_resource_config(req));
     REQUIRE_FALSE(logic->scopes.empty());
     const auto& scope = logic->scopes.back();
@@ -229,7 +229,7 @@ TEST_CASE("configure replaces the provider's secrets safely while other calls re
       for (int i = 0; !done; ++i) {
         const std::string token = "token-" + std::to_string(t) + "-" + std::to_string(i);
         const Value config = Value::object(provider_type, {{"token", Value::string(token)}});
-        service.configure_provider({"1.12", wire(config)});
+        service.configure_provider({"1.12", config});
       }
     });
   }
@@ -238,8 +238,8 @@ TEST_CASE("configure replaces the provider's secrets safely while other calls re
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&] {
       while (!done) {
-        const ApplyResponse resp = service.apply_resource_change(
-            {"test_leaky", wire(null), wire(planned), wire(planned), {}});
+        const ApplyResponse resp =
+            service.apply_resource_change({"test_leaky", null, planned, planned, {}});
         for (const auto& d : resp.diagnostics.items()) {
           if (d.detail.find(kPassword) != std::string::npos) ++leaks;
         }

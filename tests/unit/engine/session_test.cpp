@@ -44,8 +44,7 @@ struct HookedFixture {
                                 {"mode", Value::string(mode)}});
   }
   PlanResponse plan(const Value& prior, const Value& config) const {
-    return service->plan_resource_change(
-        PlanRequest{"test_file", wire(prior), wire(config), wire(config), {}});
+    return service->plan_resource_change(PlanRequest{"test_file", prior, config, config, {}});
   }
 };
 

@@ -79,22 +79,20 @@ TEST_CASE("changing only the timeouts neither replaces nor needs an update funct
   };
   Value prior = f.with_timeouts(f.file("x"), {{"create", Value::string("1m")}});
   Value planned = f.with_timeouts(f.file("x"), {{"create", Value::string("5m")}});
-  PlanResponse plan =
-      f.service->plan_resource_change({"test_file", wire(prior), wire(planned), wire(planned), {}});
+  PlanResponse plan = f.service->plan_resource_change({"test_file", prior, planned, planned, {}});
   CHECK(plan.requires_replace.empty());
-  Value planned_state = unwire(plan.planned_state, f.type);
-  ApplyResponse apply = f.service->apply_resource_change(
-      {"test_file", wire(prior), wire(planned_state), wire(planned), {}});
+  Value planned_state = plan.planned_state;
+  ApplyResponse apply =
+      f.service->apply_resource_change({"test_file", prior, planned_state, planned, {}});
   REQUIRE_FALSE(apply.diagnostics.has_errors());
   CHECK_FALSE(called);
-  CHECK(unwire(apply.new_state, f.type).get_attribute("timeouts") ==
-        planned.get_attribute("timeouts"));
+  CHECK(apply.new_state.get_attribute("timeouts") == planned.get_attribute("timeouts"));
 }
 
 TEST_CASE("a timeout that is not a duration is a validation error at its path") {
   TimeoutsFixture f;
   Value config = f.with_timeouts(f.file("x"), {{"create", Value::string("soon")}});
-  Diagnostics d = f.service->validate_resource_config({"test_file", wire(config)});
+  Diagnostics d = f.service->validate_resource_config({"test_file", config});
   REQUIRE(d.has_errors());
   CHECK(d.items()[0].summary == "Invalid duration \"soon\"");
   CHECK(path_to_string(d.items()[0].path) == "timeouts.create");

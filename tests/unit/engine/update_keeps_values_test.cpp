@@ -72,11 +72,11 @@ struct ServerFixture {
   }
   PlanResponse plan(const Value& config) const {
     return service->plan_resource_change(
-        PlanRequest{"test_server", wire(stored()), wire(proposed(config)), wire(config), {}});
+        PlanRequest{"test_server", stored(), proposed(config), config, {}});
   }
   ApplyResponse apply(const PlanResponse& planned, const Value& config) const {
     return service->apply_resource_change(
-        ApplyRequest{"test_server", wire(stored()), planned.planned_state, wire(config), {}});
+        ApplyRequest{"test_server", stored(), planned.planned_state, config, {}});
   }
 };
 
@@ -86,7 +86,7 @@ TEST_CASE("the plan of an update keeps computed values, except those that change
   ServerFixture f;
   const PlanResponse resp = f.plan(f.config(2, 10));
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value planned = unwire(resp.planned_state, f.type);
+  const Value planned = resp.planned_state;
   CHECK(planned.get_attribute("size") == Value::number(2));
   CHECK(planned.get_attribute("region") == Value::string("eu"));
   CHECK(planned.get_attribute("ip") == Value::string("10.0.0.7"));
@@ -106,7 +106,7 @@ TEST_CASE("an update that sets only what changed keeps every value it did not to
   const ApplyResponse resp = f.apply(f.plan(config), config);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   // etag was unknown in the plan and the script did not set it: the stored value stays.
-  CHECK(unwire(resp.new_state, f.type) == f.stored().with_attribute("size", Value::number(2)));
+  CHECK(resp.new_state == f.stored().with_attribute("size", Value::number(2)));
 }
 
 TEST_CASE("an update may set a value that changes on update") {
@@ -117,7 +117,7 @@ TEST_CASE("an update may set a value that changes on update") {
   };
   const ApplyResponse resp = f.apply(f.plan(config), config);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type).get_attribute("etag") == Value::string("e2"));
+  CHECK(resp.new_state.get_attribute("etag") == Value::string("e2"));
 }
 
 TEST_CASE("an update that changes a kept computed value is told what to declare") {
@@ -133,7 +133,7 @@ TEST_CASE("an update that changes a kept computed value is told what to declare"
   CHECK(diag.detail.find("declare that it changes on update; if only some changes do, make it "
                          "unknown for those in customize_diff.") != std::string::npos);
   // What the script did is saved all the same: the object has that address now.
-  CHECK(unwire(resp.new_state, f.type).get_attribute("ip") == Value::string("10.0.0.8"));
+  CHECK(resp.new_state.get_attribute("ip") == Value::string("10.0.0.8"));
 }
 
 TEST_CASE("customize_diff's set_new_computed still makes a kept value unknown") {
@@ -142,7 +142,7 @@ TEST_CASE("customize_diff's set_new_computed still makes a kept value unknown") 
     if (d.has_change("size")) d.set_new_computed("ip");
     return Diagnostics{};
   };
-  const Value planned = unwire(f.plan(f.config(2, 10)).planned_state, f.type);
+  const Value planned = f.plan(f.config(2, 10)).planned_state;
   CHECK(planned.get_attribute("ip").is_unknown());
   CHECK(planned.get_attribute("created_at") == Value::string("2026-11-25"));
 }
@@ -151,8 +151,8 @@ TEST_CASE("a create still plans every computed value unknown and saves what the 
   ServerFixture f;
   const Value config = f.config(2, 10);
   const PlanResponse resp = f.service->plan_resource_change(
-      PlanRequest{"test_server", wire(Value::null(f.type)), wire(config), wire(config), {}});
-  const Value planned = unwire(resp.planned_state, f.type);
+      PlanRequest{"test_server", Value::null(f.type), config, config, {}});
+  const Value planned = resp.planned_state;
   CHECK(planned.get_attribute("ip").is_unknown());
   CHECK(planned.get_attribute("region").is_unknown());
   f.logic->callbacks[Operation::Create] = [&](ResourceData& d) {
@@ -160,9 +160,9 @@ TEST_CASE("a create still plans every computed value unknown and saves what the 
     return d.set("ip", Value::string("10.0.0.9"));
   };
   const ApplyResponse applied = f.service->apply_resource_change(
-      ApplyRequest{"test_server", wire(Value::null(f.type)), resp.planned_state, wire(config), {}});
+      ApplyRequest{"test_server", Value::null(f.type), resp.planned_state, config, {}});
   REQUIRE_FALSE(applied.diagnostics.has_errors());
-  const Value saved = unwire(applied.new_state, f.type);
+  const Value saved = applied.new_state;
   CHECK(saved.get_attribute("ip") == Value::string("10.0.0.9"));
   CHECK(saved.get_attribute("created_at").is_null());
 }

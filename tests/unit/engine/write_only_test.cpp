@@ -46,16 +46,16 @@ TEST_CASE("a plan never holds a write-only value, so the same value plans no cha
   WriteOnlyFixture f;
   const Value config = f.object(Value::null(Type::string()), Value::string("hunter2"));
   const PlanResponse created = f.service->plan_resource_change(
-      PlanRequest{"test_user", wire(Value::null(f.type)), wire(config), wire(config), {}});
+      PlanRequest{"test_user", Value::null(f.type), config, config, {}});
   REQUIRE_FALSE(created.diagnostics.has_errors());
-  CHECK(unwire(created.planned_state, f.type).get_attribute("password").is_null());
+  CHECK(created.planned_state.get_attribute("password").is_null());
 
   const Value prior = f.object(Value::string("u1"), Value::null(Type::string()));
   const Value proposed = f.object(Value::string("u1"), Value::string("hunter2"));
-  const PlanResponse again = f.service->plan_resource_change(
-      PlanRequest{"test_user", wire(prior), wire(proposed), wire(config), {}});
+  const PlanResponse again =
+      f.service->plan_resource_change(PlanRequest{"test_user", prior, proposed, config, {}});
   REQUIRE_FALSE(again.diagnostics.has_errors());
-  CHECK(unwire(again.planned_state, f.type) == prior);
+  CHECK(again.planned_state == prior);
 }
 
 TEST_CASE("create reads a write-only value from the configuration and cannot set one") {
@@ -71,12 +71,12 @@ TEST_CASE("create reads a write-only value from the configuration and cannot set
   const Value config = f.object(Value::null(Type::string()), Value::string("hunter2"));
   const Value planned = f.object(Value::unknown(Type::string()), Value::null(Type::string()));
   const ApplyResponse resp = f.service->apply_resource_change(
-      ApplyRequest{"test_user", wire(Value::null(f.type)), wire(planned), wire(config), {}});
+      ApplyRequest{"test_user", Value::null(f.type), planned, config, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   CHECK(seen == "hunter2");
   REQUIRE(set_diags.has_errors());
   CHECK(set_diags.items()[0].summary == "Attribute \"password\" is write-only");
-  CHECK(unwire(resp.new_state, f.type).get_attribute("password").is_null());
+  CHECK(resp.new_state.get_attribute("password").is_null());
 }
 
 TEST_CASE("an upgraded state drops a value stored before the attribute became write-only") {
@@ -86,13 +86,13 @@ TEST_CASE("an upgraded state drops a value stored before the attribute became wr
   req.raw_state_json = R"({"id":"u1","name":"ann","password":"old-secret","version":1})";
   const UpgradeResponse resp = f.service->upgrade_resource_state(req);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.upgraded_state, f.type).get_attribute("password").is_null());
+  CHECK(resp.upgraded_state.get_attribute("password").is_null());
 }
 
 TEST_CASE("a CLI that does not know write-only attributes may not be given one") {
   WriteOnlyFixture f;
-  ValidateRequest req{"test_user",
-                      wire(f.object(Value::null(Type::string()), Value::string("hunter2"))), false};
+  ValidateRequest req{"test_user", f.object(Value::null(Type::string()), Value::string("hunter2")),
+                      false};
   const Diagnostics refused = f.service->validate_resource_config(req);
   REQUIRE(refused.has_errors());
   CHECK(refused.items()[0].summary == "Write-only attribute \"password\" needs a newer CLI");
@@ -101,7 +101,7 @@ TEST_CASE("a CLI that does not know write-only attributes may not be given one")
   req.write_only_allowed = true;
   CHECK_FALSE(f.service->validate_resource_config(req).has_errors());
   req.write_only_allowed = false;
-  req.config = wire(f.object(Value::null(Type::string()), Value::null(Type::string())));
+  req.config = f.object(Value::null(Type::string()), Value::null(Type::string()));
   CHECK_FALSE(f.service->validate_resource_config(req).has_errors());
 }
 
@@ -141,10 +141,10 @@ TEST_CASE("a write-only value alone is no change: nothing is recomputed or repla
                           .with_attribute("set_at", Value::number(1));
   const Value config = f.object(Value::null(Type::string()), Value::string("hunter2"));
   const Value proposed = prior.with_attribute("password", Value::string("hunter2"));
-  const PlanResponse resp = f.service->plan_resource_change(
-      PlanRequest{"test_user", wire(prior), wire(proposed), wire(config), {}});
+  const PlanResponse resp =
+      f.service->plan_resource_change(PlanRequest{"test_user", prior, proposed, config, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.planned_state, f.type) == prior);
+  CHECK(resp.planned_state == prior);
   CHECK(resp.requires_replace.empty());
 }
 
@@ -156,10 +156,10 @@ TEST_CASE("with another change, the write-only value is sent and has_change does
                            .with_attribute("version", Value::number(2));
   const Value proposed = prior.with_attribute("password", Value::string("hunter2"))
                              .with_attribute("version", Value::number(2));
-  const PlanResponse planned = f.service->plan_resource_change(
-      PlanRequest{"test_user", wire(prior), wire(proposed), wire(config), {}});
+  const PlanResponse planned =
+      f.service->plan_resource_change(PlanRequest{"test_user", prior, proposed, config, {}});
   REQUIRE_FALSE(planned.diagnostics.has_errors());
-  CHECK(unwire(planned.planned_state, f.type).get_attribute("set_at").is_unknown());
+  CHECK(planned.planned_state.get_attribute("set_at").is_unknown());
   bool password_changed = true;
   std::string sent;
   f.logic->callbacks[Operation::Update] = [&](ResourceData& d) {
@@ -168,9 +168,9 @@ TEST_CASE("with another change, the write-only value is sent and has_change does
     return d.set("set_at", Value::number(2));
   };
   const ApplyResponse resp = f.service->apply_resource_change(
-      ApplyRequest{"test_user", wire(prior), planned.planned_state, wire(config), {}});
+      ApplyRequest{"test_user", prior, planned.planned_state, config, {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
   CHECK_FALSE(password_changed);
   CHECK(sent == "hunter2");
-  CHECK(unwire(resp.new_state, f.type).get_attribute("set_at") == Value::number(2));
+  CHECK(resp.new_state.get_attribute("set_at") == Value::number(2));
 }

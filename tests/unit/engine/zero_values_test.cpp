@@ -77,11 +77,10 @@ struct UserFixture {
   PlanResponse plan(const Value& prior, const Value& config) const {
     const Value proposed =
         prior.is_null() ? config : config.with_attribute("id", prior.get_attribute("id"));
-    return service->plan_resource_change(
-        PlanRequest{"test_user", wire(prior), wire(proposed), wire(config), {}});
+    return service->plan_resource_change(PlanRequest{"test_user", prior, proposed, config, {}});
   }
   ReadResponse read(const Value& current) const {
-    return service->read_resource(ReadRequest{"test_user", wire(current), {}, {}});
+    return service->read_resource(ReadRequest{"test_user", current, {}, {}});
   }
 };
 
@@ -112,7 +111,7 @@ TEST_CASE("read: zero values read back for unset arguments keep the stored nulls
       "contact", Value::list(f.contact_type, {f.contact("a@x", Value::null(Type::string()))}));
   const ReadResponse resp = f.read(stored);
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type) == stored);
+  CHECK(resp.new_state == stored);
 }
 
 TEST_CASE("read: a configured zero value stays, and a real change from it shows") {
@@ -124,10 +123,9 @@ TEST_CASE("read: a configured zero value stays, and a real change from it shows"
     return Diagnostics{};
   };
   const Value stored = f.stored_after_create().with_attribute("nickname", Value::string(""));
-  CHECK(unwire(f.read(stored).new_state, f.type).get_attribute("nickname") == Value::string(""));
+  CHECK(f.read(stored).new_state.get_attribute("nickname") == Value::string(""));
   nickname = "annie";
-  CHECK(unwire(f.read(stored).new_state, f.type).get_attribute("nickname") ==
-        Value::string("annie"));
+  CHECK(f.read(stored).new_state.get_attribute("nickname") == Value::string("annie"));
 }
 
 TEST_CASE("read: a null read back where the state holds a configured empty list keeps it") {
@@ -138,7 +136,7 @@ TEST_CASE("read: a null read back where the state holds a configured empty list 
   };
   const Value stored =
       f.stored_after_create().with_attribute("groups", Value::list(Type::string(), {}));
-  CHECK(unwire(f.read(stored).new_state, f.type) == stored);
+  CHECK(f.read(stored).new_state == stored);
 }
 
 TEST_CASE("read: set block elements read back with zero values keep their stored spelling") {
@@ -151,7 +149,7 @@ TEST_CASE("read: set block elements read back with zero values keep their stored
   const Value stored = f.stored_after_create().with_attribute(
       "keys", Value::set(f.key_type, {f.key("a", Value::null(Type::string())),
                                       f.key("b", Value::string("kept"))}));
-  CHECK(unwire(f.read(stored).new_state, f.type) == stored);
+  CHECK(f.read(stored).new_state == stored);
 }
 
 TEST_CASE("apply: create that sets zero values for unset arguments saves the planned nulls") {
@@ -163,10 +161,10 @@ TEST_CASE("apply: create that sets zero values for unset arguments saves the pla
   };
   const PlanResponse planned = f.plan(Value::null(f.type), f.config());
   REQUIRE_FALSE(planned.diagnostics.has_errors());
-  const ApplyResponse resp = f.service->apply_resource_change(ApplyRequest{
-      "test_user", wire(Value::null(f.type)), planned.planned_state, wire(f.config()), {}});
+  const ApplyResponse resp = f.service->apply_resource_change(
+      ApplyRequest{"test_user", Value::null(f.type), planned.planned_state, f.config(), {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type) == f.stored_after_create());
+  CHECK(resp.new_state == f.stored_after_create());
 }
 
 TEST_CASE("plan: a state holding zero values where the config leaves the arguments unset") {
@@ -188,10 +186,10 @@ TEST_CASE("plan: a state holding zero values where the config leaves the argumen
     return Diagnostics{};
   };
   const ApplyResponse applied = f.service->apply_resource_change(
-      ApplyRequest{"test_user", wire(prior), resp.planned_state, wire(f.config()), {}});
+      ApplyRequest{"test_user", prior, resp.planned_state, f.config(), {}});
   REQUIRE_FALSE(applied.diagnostics.has_errors());
   CHECK_FALSE(changed);
-  CHECK(unwire(applied.new_state, f.type) == f.stored_after_create());
+  CHECK(applied.new_state == f.stored_after_create());
 }
 
 TEST_CASE("plan: a real change from the zero value replaces a force_new argument") {
@@ -210,9 +208,9 @@ TEST_CASE("without an update function, a difference of zero spelling is saved, n
   REQUIRE_FALSE(planned.diagnostics.has_errors());
   CHECK(planned.requires_replace.empty());
   const ApplyResponse resp = f.service->apply_resource_change(
-      ApplyRequest{"test_user", wire(prior), planned.planned_state, wire(f.config()), {}});
+      ApplyRequest{"test_user", prior, planned.planned_state, f.config(), {}});
   REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(unwire(resp.new_state, f.type) == f.stored_after_create());
+  CHECK(resp.new_state == f.stored_after_create());
 }
 
 TEST_CASE("has_change: null and the zero value are no change; a real change is") {

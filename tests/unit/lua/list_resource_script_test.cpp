@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "host/engine/codec/msgpack_codec.h"
 #include "host/engine/rpc/provider_service.h"
 #include "provider_dir.h"
 
@@ -16,15 +15,6 @@ using namespace luaform::lua::testing;
 using engine::Value;
 
 namespace {
-
-engine::DynamicValue wire(const Value& v) {
-  return engine::DynamicValue{engine::encode_msgpack(v, v.type()), {}};
-}
-
-Value unwire(const engine::DynamicValue& dv, const engine::Type& type) {
-  engine::Diagnostics diags;
-  return engine::decode_msgpack(dv.msgpack, type, diags);
-}
 
 // Notes kept in the provider's client; resource test_note has an identity of its name.
 const char* kProvider = R"(local tf = require("luaform")
@@ -98,7 +88,7 @@ struct Notes {
     service = std::make_unique<engine::ProviderService>(logic);
     const engine::Type provider = logic->schema().provider.block.implied_type();
     const engine::Diagnostics configured =
-        service->configure_provider({"1.15.5", wire(Value::object(provider, {}))});
+        service->configure_provider({"1.15.5", Value::object(provider, {})});
     REQUIRE_MESSAGE(!configured.has_errors(), all_text(configured));
   }
   const engine::Schema& resource() const {
@@ -109,9 +99,9 @@ struct Notes {
         .schema->list_resources.at("test_note")
         .block.implied_type();
   }
-  engine::DynamicValue filters(Value prefix = Value::null(engine::Type::string())) const {
+  Value filters(Value prefix = Value::null(engine::Type::string())) const {
     const engine::Type type = filters_type();
-    return wire(Value::object(type, {{"prefix", std::move(prefix)}}));
+    return Value::object(type, {{"prefix", std::move(prefix)}});
   }
   void list(int64_t limit, bool include_object = false,
             Value prefix = Value::null(engine::Type::string())) {
@@ -125,14 +115,13 @@ struct Notes {
   }
   // "name|display name" per event, or "-" and the diagnostics' text for one without identity.
   std::vector<std::string> listed() const {
-    const engine::Type identity = resource().identity->implied_type();
     std::vector<std::string> out;
     for (const auto& e : events) {
-      if (e.identity.empty()) {
+      if (e.identity.is_null()) {
         out.push_back("- " + all_text(e.diagnostics));
         continue;
       }
-      const Value id = unwire(e.identity, identity);
+      const Value id = e.identity;
       out.push_back(id.get_attribute("name").as_string() + "|" + e.display_name);
     }
     return out;
@@ -198,7 +187,7 @@ TEST_CASE("with include_resource the listed objects are imported and read on the
   n.list(100, true, Value::string("b"));
   REQUIRE(n.events.size() == 1);
   const engine::Type type = n.resource().block.implied_type();
-  const Value object = unwire(n.events[0].resource_object, type);
+  const Value object = n.events[0].resource_object;
   CHECK(object.get_attribute("id") == Value::string("beta"));
   CHECK(object.get_attribute("name") == Value::string("beta"));
   CHECK(object.get_attribute("text") == Value::string("second"));
@@ -215,7 +204,7 @@ return tf.list_resource {
   n.list(10, true);
   REQUIRE(n.events.size() == 1);
   const engine::Type type = n.resource().block.implied_type();
-  const Value object = unwire(n.events[0].resource_object, type);
+  const Value object = n.events[0].resource_object;
   CHECK(object.get_attribute("text") == Value::string("given"));  // zeta is no note to read
 }
 
@@ -323,13 +312,12 @@ TEST_CASE("a list script that does not load leaves its resource working") {
   const engine::Type type = note.block.implied_type();
   const Value config =
       Value::object(type, {{"name", Value::string("a")}, {"text", Value::string("x")}});
-  const engine::Diagnostics resource =
-      service.validate_resource_config({"test_note", wire(config)});
+  const engine::Diagnostics resource = service.validate_resource_config({"test_note", config});
   CHECK_MESSAGE(!resource.has_errors(), all_text(resource));
   // The list resource stands with no filters, and using it says why it is missing.
   const engine::Type filters =
       service.get_provider_schema().schema->list_resources.at("test_note").block.implied_type();
   const engine::Diagnostics list =
-      service.validate_list_resource_config({"test_note", wire(Value::object(filters, {}))});
+      service.validate_list_resource_config({"test_note", Value::object(filters, {})});
   CHECK(all_text(list).find("its script does not load") != std::string::npos);
 }

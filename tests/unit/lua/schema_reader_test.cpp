@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 
-#include "host/engine/codec/msgpack_codec.h"
 #include "host/engine/rpc/provider_service.h"
 
 #include "provider_dir.h"
@@ -345,15 +344,14 @@ return tf.provider {
   engine::Value::Object set = unset;
   set["bad"] = engine::Value::boolean(true);
   set["worse"] = engine::Value::number(1);
-  const auto wire = [&](engine::Value::Object values) {
-    const engine::Value v = engine::Value::object(type, std::move(values));
-    return engine::ValidateRequest{"", {engine::encode_msgpack(v, type), {}}};
+  const auto request = [&](engine::Value::Object values) {
+    return engine::ValidateRequest{"", engine::Value::object(type, std::move(values))};
   };
-  const std::string unset_errors = all_text(service.validate_provider_config(wire(unset)));
+  const std::string unset_errors = all_text(service.validate_provider_config(request(unset)));
   CHECK(unset_errors.find("Invalid default for \"bad\"") != std::string::npos);
   CHECK(unset_errors.find("LUAFORM_TEST_BAD: \"maybe\" is not a bool") != std::string::npos);
   CHECK(unset_errors.find("Invalid default for \"worse\"") != std::string::npos);
-  CHECK(service.validate_provider_config(wire(set)).empty());
+  CHECK(service.validate_provider_config(request(set)).empty());
 }
 
 TEST_CASE("a default function that fails or gives the wrong type is a load error") {

@@ -97,7 +97,7 @@ TEST_CASE("list and action requests carry what the CLI asked for") {
   list.mutable_config()->set_msgpack("\x80");
   list.set_include_resource_object(true);
   list.set_limit(7);
-  const engine::ListRequest l = fromproto::list_request(list);
+  const engine::wire::ListRequest l = fromproto::list_request(list);
   CHECK(l.type_name == "demo_server");
   CHECK(l.config.msgpack == "\x80");
   CHECK(l.include_resource_object);
@@ -106,7 +106,7 @@ TEST_CASE("list and action requests carry what the CLI asked for") {
   tfplugin5::InvokeAction::Request invoke;
   invoke.set_action_type("demo_reboot");
   invoke.mutable_config()->set_msgpack("\x80");
-  const engine::ActionRequest a = fromproto::action_request(invoke);
+  const engine::wire::ActionRequest a = fromproto::action_request(invoke);
   CHECK(a.type_name == "demo_reboot");
   CHECK(a.config.msgpack == "\x80");
 }

@@ -150,7 +150,7 @@ TEST_CASE("a deferred provider loads when started, before any RPC asks for it") 
   service.start();
   service.start();  // a second start is harmless
   CHECK(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-  const auto answer = service->get_provider_schema();
+  const auto answer = service->engine().get_provider_schema();
   REQUIRE(answer.schema != nullptr);
   CHECK(answer.schema->resources.count("test_file") == 1);
 }

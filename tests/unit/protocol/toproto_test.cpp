@@ -199,16 +199,16 @@ TEST_CASE("nested attributes are sent as nested_type on v6 and refused on v5") {
 
 TEST_CASE("dynamic values prefer msgpack and fall back to JSON") {
   tfplugin6::DynamicValue out;
-  toproto::dynamic_value(engine::DynamicValue{"\x81", "{}"}, &out);
+  toproto::dynamic_value(engine::wire::DynamicValue{"\x81", "{}"}, &out);
   CHECK(out.msgpack() == "\x81");
   CHECK(out.json().empty());
   tfplugin6::DynamicValue json_only;
-  toproto::dynamic_value(engine::DynamicValue{"", "{}"}, &json_only);
+  toproto::dynamic_value(engine::wire::DynamicValue{"", "{}"}, &json_only);
   CHECK(json_only.json() == "{}");
 }
 
 TEST_CASE("plans report requires_replace paths and never claim the legacy type system") {
-  engine::PlanResponse plan;
+  engine::wire::PlanResponse plan;
   plan.planned_state.msgpack = "\xc0";
   plan.requires_replace = {{engine::AttributeName{"path"}}};
   plan.planned_private = "p";
@@ -266,14 +266,14 @@ TEST_CASE("functions are described with typed parameters, flags and texts on bot
 }
 
 TEST_CASE("a function call answers with its result, or with the error and the argument") {
-  engine::CallFunctionResponse ok;
+  engine::wire::CallFunctionResponse ok;
   ok.result.msgpack = "\xa1x";
   tfplugin6::CallFunction::Response resp;
   toproto::call_function_response(ok, &resp);
   CHECK(resp.result().msgpack() == "\xa1x");
   CHECK_FALSE(resp.has_error());
 
-  engine::CallFunctionResponse failed;
+  engine::wire::CallFunctionResponse failed;
   failed.error = engine::FunctionFailure{"bad", 2};
   tfplugin5::CallFunction::Response resp5;
   toproto::call_function_response(failed, &resp5);
@@ -283,7 +283,7 @@ TEST_CASE("a function call answers with its result, or with the error and the ar
 }
 
 TEST_CASE("a deferred answer carries its reason, and an answer that is not deferred none") {
-  engine::PlanResponse plan;
+  engine::wire::PlanResponse plan;
   tfplugin6::PlanResourceChange::Response now;
   toproto::plan_response(plan, &now);
   CHECK_FALSE(now.has_deferred());
@@ -294,7 +294,7 @@ TEST_CASE("a deferred answer carries its reason, and an answer that is not defer
   REQUIRE(later.has_deferred());
   CHECK(later.deferred().reason() == tfplugin5::Deferred::PROVIDER_CONFIG_UNKNOWN);
 
-  engine::ReadDataResponse data;
+  engine::wire::ReadDataResponse data;
   data.deferred = engine::DeferralReason::ProviderConfigUnknown;
   tfplugin6::ReadDataSource::Response read;
   toproto::read_data_response(data, &read);
@@ -302,7 +302,7 @@ TEST_CASE("a deferred answer carries its reason, and an answer that is not defer
 }
 
 TEST_CASE("a listed object's event carries its identity, name, object and warnings") {
-  engine::ListEvent e;
+  engine::wire::ListEvent e;
   e.identity.msgpack = std::string("\x81\xa4") + "path\xa1" + "a";
   e.display_name = "a";
   e.resource_object.msgpack = "\x80";
@@ -316,7 +316,7 @@ TEST_CASE("a listed object's event carries its identity, name, object and warnin
   CHECK(event.diagnostic(0).summary() == "Slow");
 
   // An event of diagnostics alone has no identity and no object.
-  engine::ListEvent failed;
+  engine::wire::ListEvent failed;
   failed.diagnostics.error("Listing failed");
   tfplugin5::ListResource::Event only;
   toproto::list_event(failed, &only);
