@@ -267,11 +267,14 @@ Value ResourceData::result_after_failure() const {
 
 std::vector<std::string> ResourceData::sensitive_texts() const {
   std::vector<std::string> out;
-  for (const Value& v : {state_, config_, planned_, values()}) {
-    auto found = engine::sensitive_texts(schema_->block, v);
+  for (const Value* v : {&state_, &config_, &planned_}) {
+    auto found = engine::sensitive_texts(schema_->block, *v);
     out.insert(out.end(), std::make_move_iterator(found.begin()),
                std::make_move_iterator(found.end()));
   }
+  // What values() holds beyond these three (which are its base) is what the script set: only
+  // those are walked, without building the whole object.
+  for (const auto& [name, value] : set_) add_sensitive_texts(schema_->block, name, value, out);
   return out;
 }
 

@@ -49,18 +49,21 @@ void collect_nested(const NestedBlock& nested, const Value& v, std::vector<std::
   }
 }
 
+void collect_attribute(const Attribute& attribute, const Value& v, std::vector<std::string>& out) {
+  // A write-only value (a password sent once) is kept nowhere, and shown nowhere either.
+  if (attribute.sensitive || attribute.write_only) {
+    collect_leaves(v, out);
+  } else if (attribute.nested) {
+    collect_nested(*attribute.nested, v, out);
+  } else {
+    collect_marked(v, out);
+  }
+}
+
 void collect_block(const Block& block, const Value& object, std::vector<std::string>& out) {
   if (!object.is_known() || object_data(object) == nullptr) return;
   for (const auto& attribute : block.attributes) {
-    const Value v = object.get_attribute(attribute.name);
-    // A write-only value (a password sent once) is kept nowhere, and shown nowhere either.
-    if (attribute.sensitive || attribute.write_only) {
-      collect_leaves(v, out);
-    } else if (attribute.nested) {
-      collect_nested(*attribute.nested, v, out);
-    } else {
-      collect_marked(v, out);
-    }
+    collect_attribute(attribute, object.get_attribute(attribute.name), out);
   }
   for (const auto& nested : block.blocks) {
     collect_nested(nested, object.get_attribute(nested.type_name), out);
@@ -228,6 +231,15 @@ std::vector<std::string> sensitive_texts(const Block& block, const Value& object
   std::vector<std::string> out;
   collect_block(block, object, out);
   return out;
+}
+
+void add_sensitive_texts(const Block& block, const std::string& name, const Value& value,
+                         std::vector<std::string>& out) {
+  if (const Attribute* attribute = block.find_attribute(name)) {
+    collect_attribute(*attribute, value, out);
+  } else if (const NestedBlock* nested = block.find_block(name)) {
+    collect_nested(*nested, value, out);
+  }
 }
 
 std::string redact(std::string text, const std::vector<std::string>& given) {

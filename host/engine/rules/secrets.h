@@ -16,6 +16,10 @@ namespace luaform::engine {
 // `block`'s implied type: attributes declared sensitive or write-only, and values marked
 // sensitive. Nulls, unknowns and booleans hold nothing to hide.
 std::vector<std::string> sensitive_texts(const Block& block, const Value& object);
+// The same for one top-level attribute or nested block `name` of `block` holding `value`,
+// added to `out`; nothing for a name `block` does not have.
+void add_sensitive_texts(const Block& block, const std::string& name, const Value& value,
+                         std::vector<std::string>& out);
 
 // `text` with every occurrence of each secret replaced by "***", longest secrets first (so a
 // longer secret is not left half-shown by a shorter one it starts with). A secret shorter than

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "host/engine/schema/schema_rules.h"
 #include "scripted_logic.h"
 
@@ -72,4 +74,32 @@ TEST_CASE("result is null when the id is empty") {
   CHECK_FALSE(d.result().is_null());
   d.set_id("");
   CHECK(d.result().is_null());
+}
+
+TEST_CASE("the data's secrets: its given values' sensitive parts and what the script set") {
+  ProviderSchema p;
+  Schema file = file_schema();
+  for (Attribute& a : file.block.attributes) a.sensitive = a.name == "content";
+  p.resources["f"] = file;
+  const Schema s = schema_as_served(p).resources.at("f");
+  const Type t = s.block.implied_type();
+  const Value state = Value::object(t, {{"id", Value::string("1")},
+                                        {"path", Value::string("/plain")},
+                                        {"content", Value::string("stored-secret")}});
+  const Value planned = state.with_attribute("content", Value::string("planned-secret"));
+  ResourceData d(s, state, planned, planned);
+  REQUIRE_FALSE(d.set("content", Value::string("set-secret")).has_errors());
+  // Not declared sensitive, but marked so by the script.
+  REQUIRE_FALSE(d.set("mode", Value::string("marked-secret").mark_sensitive()).has_errors());
+  REQUIRE_FALSE(d.set("sha", Value::string("plain-sha")).has_errors());
+  const std::vector<std::string> found = d.sensitive_texts();
+  const auto has = [&](const std::string& text) {
+    return std::find(found.begin(), found.end(), text) != found.end();
+  };
+  CHECK(has("stored-secret"));
+  CHECK(has("planned-secret"));
+  CHECK(has("set-secret"));
+  CHECK(has("marked-secret"));
+  CHECK_FALSE(has("/plain"));
+  CHECK_FALSE(has("plain-sha"));
 }
