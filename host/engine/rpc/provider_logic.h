@@ -65,12 +65,14 @@ struct MoveSource {
 // What a plan function sees of the attribute at `path` (at the top of the resource, or in an
 // element of a block or nested attribute): the objects holding it in the prior state, the
 // configuration and the plan so far (null when there is none), and the whole planned resource.
+// The values are the planner's own, lent for the call (an object is not copied per hook); at
+// the top of the resource `planned` and `resource` are the same value.
 struct PlanContext {
   AttributePath path;
-  Value prior;
-  Value config;
-  Value planned;
-  Value resource;
+  const Value& prior;
+  const Value& config;
+  const Value& planned;
+  const Value& resource;
 };
 
 // One object a list resource found: its identity (of the resource's identity type), a name for

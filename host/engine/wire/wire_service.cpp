@@ -154,6 +154,8 @@ ApplyResponse WireService::apply_resource_change(const ApplyRequest& req) const 
   if (resp.diagnostics.has_errors()) {
     // Nothing was done: the stored object stays as the CLI has it.
     resp.new_state = req.prior_state;
+    resp.private_data = req.planned_private;
+    resp.new_identity = req.planned_identity;
     return resp;
   }
   engine::ApplyResponse applied = service_->apply_resource_change(decoded);

@@ -135,9 +135,14 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
     field(at.prior, "state");
     field(at.planned, "planned");
     push_value(S, at.planned, Unknowns::Marked);
+    // At the top of the resource the object is the resource: converted once, seen twice.
+    if (&at.resource == &at.planned) {
+      lua_pushvalue(S, -1);
+    } else {
+      push_value(S, at.resource, Unknowns::Marked);
+    }
+    lua_setfield(S, -3, "resource");
     lua_setfield(S, -2, "object");
-    push_value(S, at.resource, Unknowns::Marked);
-    lua_setfield(S, -2, "resource");
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
     lua_call(S, 2, 1);
     if (lua_isnil(S, -1)) return;  // keep the plan's value

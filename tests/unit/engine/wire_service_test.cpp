@@ -150,11 +150,15 @@ TEST_CASE("bytes that do not decode are refused before the logic runs, and the s
   }
   const wire::DynamicValue stored = f.bytes(f.file("/a", "x"));
 
-  const wire::ApplyResponse applied =
-      f.edge->apply_resource_change({"test_file", stored, kGarbage, stored, "{}"});
+  const wire::DynamicValue identity = f.bytes(f.identity("/a"), f.identity_type);
+  const wire::ApplyResponse applied = f.edge->apply_resource_change(
+      {"test_file", stored, kGarbage, stored, R"({"etag":"1"})", identity});
   CHECK(applied.diagnostics.has_errors());
   CHECK(summaries(applied.diagnostics).find("Invalid msgpack value") != std::string::npos);
-  CHECK(applied.new_state.msgpack == stored.msgpack);  // the object stays as stored
+  // The object stays as stored, with its private data and identity.
+  CHECK(applied.new_state.msgpack == stored.msgpack);
+  CHECK(applied.private_data == R"({"etag":"1"})");
+  CHECK(applied.new_identity.msgpack == identity.msgpack);
 
   const wire::ReadResponse read = f.edge->read_resource(
       {"test_file", kGarbage, R"({"etag":"1"})", f.bytes(f.identity("/a"), f.identity_type)});
