@@ -78,6 +78,26 @@ Value::Value() : type_(Type::dynamic()), state_(State::Null) {}
 Value::Value(Type type, State state, Data data)
     : type_(std::move(type)), state_(state), data_(std::move(data)) {}
 
+Value::Value(Type type, List elements)
+    : type_(std::move(type)),
+      state_(State::Known),
+      data_(std::make_shared<const List>(std::move(elements))) {}
+
+Value::Value(Type type, Object members)
+    : type_(std::move(type)),
+      state_(State::Known),
+      data_(std::make_shared<const Object>(std::move(members))) {}
+
+const Value::List* Value::list_ptr() const {
+  const auto* shared = std::get_if<SharedList>(&data_);
+  return shared != nullptr ? shared->get() : nullptr;
+}
+
+const Value::Object* Value::object_ptr() const {
+  const auto* shared = std::get_if<SharedObject>(&data_);
+  return shared != nullptr ? shared->get() : nullptr;
+}
+
 Value& Value::operator=(const Value& o) {
   // Copy before replacing anything: `o` may be one of our own children.
   Value copy(o);
@@ -145,7 +165,7 @@ Value Value::boolean(bool b) {
 
 Value Value::list(Type element, List elements) {
   List items = conform_all(std::move(elements), element);
-  return Value(Type::list(std::move(element)), State::Known, std::move(items));
+  return Value(Type::list(std::move(element)), std::move(items));
 }
 
 Value Value::set(Type element, List elements) {
@@ -163,12 +183,12 @@ Value Value::set(Type element, List elements) {
     }
     unique.push_back(std::move(item));
   }
-  return Value(Type::set(std::move(element)), State::Known, std::move(unique));
+  return Value(Type::set(std::move(element)), std::move(unique));
 }
 
 Value Value::map(Type element, Object elements) {
   for (auto& [key, v] : elements) v = conform(std::move(v), element);
-  return Value(Type::map(std::move(element)), State::Known, std::move(elements));
+  return Value(Type::map(std::move(element)), std::move(elements));
 }
 
 Value Value::object(const Type& type, Object attributes) {
@@ -181,7 +201,7 @@ Value Value::object(const Type& type, Object attributes) {
     filled.emplace(name, it == attributes.end() ? Value::null(attribute_type)
                                                 : conform(std::move(it->second), attribute_type));
   }
-  return Value(type, State::Known, std::move(filled));
+  return Value(type, std::move(filled));
 }
 
 Value Value::tuple(const Type& type, List elements) {
@@ -194,16 +214,16 @@ Value Value::tuple(const Type& type, List elements) {
                            " elements for a tuple of " + std::to_string(types.size()));
   }
   for (size_t i = 0; i < elements.size(); ++i) elements[i] = conform(elements[i], types[i]);
-  return Value(type, State::Known, std::move(elements));
+  return Value(type, std::move(elements));
 }
 
 bool Value::is_wholly_known() const {
   if (is_unknown()) return false;
-  if (const auto* list = std::get_if<List>(&data_)) {
+  if (const auto* list = list_ptr()) {
     return std::all_of(list->begin(), list->end(),
                        [](const Value& v) { return v.is_wholly_known(); });
   }
-  if (const auto* object = std::get_if<Object>(&data_)) {
+  if (const auto* object = object_ptr()) {
     return std::all_of(object->begin(), object->end(),
                        [](const auto& kv) { return kv.second.is_wholly_known(); });
   }
@@ -245,13 +265,13 @@ bool Value::as_bool() const {
 }
 
 const Value::List& Value::elements() const {
-  const auto* list = std::get_if<List>(&data_);
+  const auto* list = list_ptr();
   if (!is_known() || !list) wrong_access("elements", *this);
   return *list;
 }
 
 const Value::Object& Value::attributes() const {
-  const auto* object = std::get_if<Object>(&data_);
+  const auto* object = object_ptr();
   if (!is_known() || !object) wrong_access("attributes", *this);
   return *object;
 }
@@ -268,7 +288,7 @@ Value Value::get_attribute(const std::string& name) const {
   }
   // Whatever is inside an unknown object is unknown too, as cty's GetAttr answers.
   if (is_unknown()) return Value::unknown(member).mark_sensitive(sensitive_);
-  if (const auto* object = std::get_if<Object>(&data_)) {
+  if (const auto* object = object_ptr()) {
     auto it = object->find(name);
     if (it != object->end()) return sensitive_ ? it->second.mark_sensitive() : it->second;
   }
@@ -291,8 +311,8 @@ Value Value::with_attribute(const std::string& name, Value v) const {
 }
 
 size_t Value::length() const {
-  if (const auto* list = std::get_if<List>(&data_)) return list->size();
-  if (const auto* object = std::get_if<Object>(&data_)) return object->size();
+  if (const auto* list = list_ptr()) return list->size();
+  if (const auto* object = object_ptr()) return object->size();
   return 0;
 }
 
@@ -318,20 +338,26 @@ int Value::compare(const Value& a, const Value& b) {
           return x == y ? 0 : (x < y ? -1 : 1);
         } else if constexpr (std::is_same_v<T, bool>) {
           return x == y ? 0 : (x ? 1 : -1);
-        } else if constexpr (std::is_same_v<T, List>) {
-          for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
-            if (int c = compare(x[i], y[i]); c != 0) return c;
+        } else if constexpr (std::is_same_v<T, SharedList>) {
+          if (x == y) return 0;  // the same elements, shared
+          const List& xs = *x;
+          const List& ys = *y;
+          for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) {
+            if (int c = compare(xs[i], ys[i]); c != 0) return c;
           }
-          return x.size() == y.size() ? 0 : (x.size() < y.size() ? -1 : 1);
+          return xs.size() == ys.size() ? 0 : (xs.size() < ys.size() ? -1 : 1);
         } else {
-          auto i = x.begin();
-          auto j = y.begin();
-          for (; i != x.end() && j != y.end(); ++i, ++j) {
+          if (x == y) return 0;
+          const Object& xs = *x;
+          const Object& ys = *y;
+          auto i = xs.begin();
+          auto j = ys.begin();
+          for (; i != xs.end() && j != ys.end(); ++i, ++j) {
             if (int c = sign(i->first.compare(j->first)); c != 0) return c;
             if (int c = compare(i->second, j->second); c != 0) return c;
           }
-          if (i == x.end() && j == y.end()) return 0;
-          return i == x.end() ? -1 : 1;
+          if (i == xs.end() && j == ys.end()) return 0;
+          return i == xs.end() ? -1 : 1;
         }
       },
       a.data_);

@@ -94,9 +94,17 @@ class Value {
 
  private:
   enum class State { Known, Null, Unknown };
-  using Data = std::variant<std::monostate, std::string, Number, bool, List, Object,
+  // A collection's elements are shared, never changed once made: a copy of a value (as
+  // get_attribute, a request or a plan context makes) costs a reference count, not a walk.
+  using SharedList = std::shared_ptr<const List>;
+  using SharedObject = std::shared_ptr<const Object>;
+  using Data = std::variant<std::monostate, std::string, Number, bool, SharedList, SharedObject,
                             std::shared_ptr<const Refinement>>;
   Value(Type type, State state, Data data);
+  Value(Type type, List elements);
+  Value(Type type, Object members);
+  const List* list_ptr() const;
+  const Object* object_ptr() const;
 
   Type type_;
   State state_ = State::Null;

@@ -182,3 +182,24 @@ TEST_CASE("assigning a value's own child to it is safe") {
   w = w.elements()[0];
   CHECK(w == Value::list(Type::string(), {str("y")}));
 }
+
+TEST_CASE("copies share their elements, and a change makes a new value beside the old") {
+  const Type t = Type::object({{"name", Type::string()}, {"tags", Type::list(Type::string())}});
+  const Value original =
+      Value::object(t, {{"name", Value::string("a")},
+                        {"tags", Value::list(Type::string(), {Value::string("x")})}});
+  const Value copy = original;
+  CHECK(&copy.attributes() == &original.attributes());  // shared, not walked
+  const Value renamed = copy.with_attribute("name", Value::string("b"));
+  CHECK(original.get_attribute("name") == Value::string("a"));
+  CHECK(copy.get_attribute("name") == Value::string("a"));
+  CHECK(renamed.get_attribute("name") == Value::string("b"));
+  CHECK(renamed.get_attribute("tags") == original.get_attribute("tags"));
+  CHECK(renamed != original);
+  // Assigning a value its own member keeps the member alive through the assignment.
+  Value v = original;
+  v = v.get_attribute("tags");
+  CHECK(v == Value::list(Type::string(), {Value::string("x")}));
+  v = v.elements()[0];
+  CHECK(v == Value::string("x"));
+}
