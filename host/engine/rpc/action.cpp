@@ -32,11 +32,12 @@ std::optional<Value> known_config(const std::map<std::string, Schema>& actions,
 }  // namespace
 
 Diagnostics ProviderService::plan_action(const ActionRequest& req) const {
-  return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     Diagnostics diags;
     const std::optional<Value> config = known_config(schema_.actions, req, secrets, diags);
     if (!config) return diags;
-    diags.append(Session(*logic_).plan_action(req.type_name, *config));
+    diags.append(session.plan_action(req.type_name, *config));
     return diags;
   });
 }
@@ -45,7 +46,8 @@ void ProviderService::invoke_action(const ActionRequest& req, const ActionSink& 
   ActionEvent completed;
   completed.completed = true;
   completed.diagnostics =
-      detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
+      detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
+        SecretScope& secrets = session.secrets();
         Diagnostics diags;
         const std::optional<Value> config = known_config(schema_.actions, req, secrets, diags);
         if (!config) {
@@ -61,7 +63,7 @@ void ProviderService::invoke_action(const ActionRequest& req, const ActionSink& 
           event.progress = secrets.hide_text(message);
           sink(event);
         };
-        diags.append(Session(*logic_).invoke_action(req.type_name, *config, progress));
+        diags.append(session.invoke_action(req.type_name, *config, progress));
         return diags;
       });
   sink(completed);

@@ -117,7 +117,8 @@ Value without_operational(const Block& block, Value object) {
 }  // namespace
 
 ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) const {
-  return detail::in_secret_scope<ApplyResponse>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<ApplyResponse>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     ApplyResponse resp;
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
@@ -129,7 +130,6 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     for (const Value* v : {&prior, &planned, &config}) secrets.add(schema->block, *v);
     const Value& planned_identity = req.planned_identity;
     resp.private_data = req.planned_private;
-    Session session(*logic_);
 
     if (planned.is_null()) {
       ResourceData d(*schema, prior, Value::null(type), Value::null(type));

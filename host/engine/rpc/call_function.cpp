@@ -6,7 +6,6 @@
 
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rpc/service_support.h"
-#include "host/engine/rules/secrets.h"
 
 namespace luaform::engine {
 namespace {
@@ -82,9 +81,11 @@ CallFunctionResponse ProviderService::call_function(const CallFunctionRequest& r
   {
     // Functions run whether or not the provider is configured; once it is, its secrets are
     // hidden from what they report and log, as with every other call.
-    const SecretScope secrets(provider_secrets());
-    outcome = Session(*logic_).call_function(req.name, f, arguments);
-    if (outcome.failure) outcome.failure->text = redact(outcome.failure->text, secrets.secrets());
+    Session session(*logic_, provider_secrets());
+    outcome = session.call_function(req.name, f, arguments);
+    if (outcome.failure) {
+      outcome.failure->text = session.secrets().hide_text(std::move(outcome.failure->text));
+    }
   }
   if (outcome.failure) {
     if (outcome.failure->argument && (*outcome.failure->argument < 0 ||

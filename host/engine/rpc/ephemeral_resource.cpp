@@ -20,8 +20,9 @@ ResourceData private_only(const Schema& schema, const std::string& private_data)
 
 OpenEphemeralResponse ProviderService::open_ephemeral_resource(
     const OpenEphemeralRequest& req) const {
-  return detail::in_secret_scope<OpenEphemeralResponse>(
-      provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<OpenEphemeralResponse>(
+      *logic_, provider_secrets(), [&](Session& session) {
+        SecretScope& secrets = session.secrets();
         OpenEphemeralResponse resp;
         Diagnostics& diags = resp.diagnostics;
         const Schema* schema = detail::find_schema(schema_.ephemeral_resources,
@@ -41,7 +42,7 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
         ResourceData d(*schema, Value::null(type), config,
                        with_defaults(schema->block, config, config));
         d.allow_renewal();
-        diags.append(Session(*logic_).call(Operation::Open, req.type_name, d));
+        diags.append(session.call(Operation::Open, req.type_name, d));
         if (diags.has_errors()) return resp;
         resp.result = d.values();
         resp.private_data = d.private_data();
@@ -52,29 +53,30 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
 
 RenewEphemeralResponse ProviderService::renew_ephemeral_resource(
     const RenewEphemeralRequest& req) const {
-  return detail::in_secret_scope<RenewEphemeralResponse>(provider_secrets(), [&](SecretScope&) {
-    RenewEphemeralResponse resp;
-    const Schema* schema = detail::find_schema(schema_.ephemeral_resources, "ephemeral resource",
-                                               req.type_name, resp.diagnostics);
-    if (!schema) return resp;
-    ResourceData d = private_only(*schema, req.private_data);
-    d.allow_renewal();
-    resp.diagnostics.append(Session(*logic_).call(Operation::Renew, req.type_name, d));
-    // A failed renewal keeps the private data it started from: Close still needs it.
-    resp.private_data = resp.diagnostics.has_errors() ? req.private_data : d.private_data();
-    if (!resp.diagnostics.has_errors()) resp.renew_at = d.renew_at();
-    return resp;
-  });
+  return detail::in_session<RenewEphemeralResponse>(
+      *logic_, provider_secrets(), [&](Session& session) {
+        RenewEphemeralResponse resp;
+        const Schema* schema = detail::find_schema(
+            schema_.ephemeral_resources, "ephemeral resource", req.type_name, resp.diagnostics);
+        if (!schema) return resp;
+        ResourceData d = private_only(*schema, req.private_data);
+        d.allow_renewal();
+        resp.diagnostics.append(session.call(Operation::Renew, req.type_name, d));
+        // A failed renewal keeps the private data it started from: Close still needs it.
+        resp.private_data = resp.diagnostics.has_errors() ? req.private_data : d.private_data();
+        if (!resp.diagnostics.has_errors()) resp.renew_at = d.renew_at();
+        return resp;
+      });
 }
 
 Diagnostics ProviderService::close_ephemeral_resource(const RenewEphemeralRequest& req) const {
-  return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope&) {
+  return detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
     Diagnostics diags;
     const Schema* schema = detail::find_schema(schema_.ephemeral_resources, "ephemeral resource",
                                                req.type_name, diags);
     if (!schema) return diags;
     ResourceData d = private_only(*schema, req.private_data);
-    diags.append(Session(*logic_).call(Operation::Close, req.type_name, d));
+    diags.append(session.call(Operation::Close, req.type_name, d));
     return diags;
   });
 }

@@ -9,8 +9,9 @@ namespace luaform::engine {
 
 GenerateConfigResponse ProviderService::generate_resource_config(
     const GenerateConfigRequest& req) const {
-  return detail::in_secret_scope<GenerateConfigResponse>(
-      provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<GenerateConfigResponse>(
+      *logic_, provider_secrets(), [&](Session& session) {
+        SecretScope& secrets = session.secrets();
         GenerateConfigResponse resp;
         Diagnostics& diags = resp.diagnostics;
         const Schema* schema =

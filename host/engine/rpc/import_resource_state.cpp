@@ -19,7 +19,7 @@
 
 namespace luaform::engine {
 ImportResponse ProviderService::import_resource_state(const ImportRequest& req) const {
-  return detail::in_secret_scope<ImportResponse>(provider_secrets(), [&](SecretScope&) {
+  return detail::in_session<ImportResponse>(*logic_, provider_secrets(), [&](Session& session) {
     ImportResponse resp;
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
@@ -48,7 +48,7 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     } else {
       d.set_id(req.id);
     }
-    diags.append(Session(*logic_).call(Operation::Import, req.type_name, d));
+    diags.append(session.call(Operation::Import, req.type_name, d));
     if (diags.has_errors()) return resp;
     const Value result = d.result();
     const Value state =

@@ -50,7 +50,8 @@ Value object_by_identity(const Schema& schema, const std::string& type_name, con
 void ProviderService::list_resource(const ListRequest& req, const ListSink& sink) const {
   ListEvent ended;
   ended.diagnostics =
-      detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
+      detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
+        SecretScope& secrets = session.secrets();
         Diagnostics diags;
         // Each event leaves with the secrets in scope hidden, as every diagnostic does.
         const auto send = [&](ListEvent event) {
@@ -118,8 +119,8 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
           done = !emit_one(std::move(listed), run);
           return !done;
         };
-        diags.append(Session(*logic_).list(req.type_name, *schema, config,
-                                           {req.limit, req.include_resource_object}, emit));
+        diags.append(session.list(req.type_name, *schema, config,
+                                  {req.limit, req.include_resource_object}, emit));
         return diags;
       });
   if (!ended.diagnostics.empty()) sink(ended);

@@ -10,7 +10,8 @@
 namespace luaform::engine {
 
 MoveResponse ProviderService::move_resource_state(const MoveRequest& req) const {
-  return detail::in_secret_scope<MoveResponse>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<MoveResponse>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     MoveResponse resp;
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema =
@@ -38,7 +39,7 @@ MoveResponse ProviderService::move_resource_state(const MoveRequest& req) const 
         source_schema != schema_.resources.end() ? source_schema->second.block : schema->block,
         req.source.raw_json);
     std::optional<Value> moved;
-    moved = Session(*logic_).move_state(req.target_type_name, req.source, type, diags);
+    moved = session.move_state(req.target_type_name, req.source, type, diags);
     if (diags.has_errors()) return resp;
     if (!moved) {
       diags.error(what, "move_state of " + req.target_type_name + " does not take resources of " +

@@ -13,7 +13,8 @@
 namespace luaform::engine {
 
 PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const {
-  return detail::in_secret_scope<PlanResponse>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<PlanResponse>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     PlanResponse resp;
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
@@ -45,15 +46,12 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     if (proposed.is_null()) {
       if (schema->checks_destroy && !prior.is_null()) {
         ResourceData d(*schema, prior, config, proposed);
-        diags.append(Session(*logic_).call(Operation::PlanDestroy, req.type_name, d));
+        diags.append(session.call(Operation::PlanDestroy, req.type_name, d));
       }
       resp.planned_state = proposed;
       return resp;
     }
 
-    // Every hook of the plan (diff_suppress, requires_replace_if, plan functions,
-    // customize_diff) runs in this session.
-    Session session(*logic_);
     Value planned = with_defaults(schema->block, proposed, config);
     if (!prior.is_null()) {
       // A configured value the resource counts as the same as the stored one is no change.

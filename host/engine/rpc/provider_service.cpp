@@ -107,7 +107,8 @@ GetProviderSchemaResponse ProviderService::get_provider_schema() const {
 
 Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type_name,
                                       const Schema& schema, const Value& config) const {
-  return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     Diagnostics diags;
     if (auto left_out = schema_.left_out.find(left_out_key(owner, type_name));
         owner != SchemaOwner::Provider && left_out != schema_.left_out.end()) {
@@ -121,7 +122,6 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
     if (owner != SchemaOwner::Provider && !schema.block.deprecated.empty()) {
       diags.warning(type_name + " is deprecated", schema.block.deprecated);
     }
-    Session session(*logic_);
     diags.append(
         validate_config(schema.block, config, [&](const AttributePath& path, const Value& value) {
           return session.validate_value(owner, type_name, path, value);
@@ -197,7 +197,8 @@ Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
     const std::lock_guard<std::mutex> lock(provider_secrets_mutex_);
     provider_secrets_ = std::move(secrets);
   }
-  return detail::in_secret_scope<Diagnostics>(provider_secrets(), [&](SecretScope&) {
+  // Configure runs with the configuration's own secrets in scope, as every hook does.
+  return detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session&) {
     try {
       return logic_->configure(config);
     } catch (const std::exception& e) {

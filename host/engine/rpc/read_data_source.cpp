@@ -7,7 +7,8 @@
 namespace luaform::engine {
 
 ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) const {
-  return detail::in_secret_scope<ReadDataResponse>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<ReadDataResponse>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     ReadDataResponse resp;
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema =
@@ -24,7 +25,7 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
     }
     Value planned = with_defaults(schema->block, config, config);
     ResourceData d(*schema, Value::null(type), config, planned);
-    diags.append(Session(*logic_).call(Operation::ReadData, req.type_name, d));
+    diags.append(session.call(Operation::ReadData, req.type_name, d));
     if (diags.has_errors()) return resp;
     // A data source has no lifecycle, so an id is optional for its author; the state needs one.
     if (d.id().empty()) d.set_id(req.type_name);

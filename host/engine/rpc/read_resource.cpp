@@ -9,7 +9,8 @@
 namespace luaform::engine {
 
 ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
-  return detail::in_secret_scope<ReadResponse>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<ReadResponse>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     ReadResponse resp;
     Diagnostics& diags = resp.diagnostics;
     resp.private_data = req.private_data;
@@ -30,7 +31,6 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
       resp.new_state = current;
       return resp;
     }
-    Session session(*logic_);  // the read, then its diff_suppress checks
     ResourceData d(*schema, current, Value::null(type), Value::null(type));
     d.set_private_data(req.private_data);
     d.set_given_identity(current_identity);

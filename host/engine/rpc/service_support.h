@@ -19,18 +19,18 @@ namespace luaform::engine::detail {
 const Schema* find_schema(const std::map<std::string, Schema>& schemas, const std::string& kind,
                           const std::string& type_name, Diagnostics& diags);
 
-// Runs one RPC: `body(scope)`, with the provider configuration's secrets in scope, and with
-// every secret in scope hidden in the diagnostics of the response it returns. The body adds
-// the secrets of the values its request carries as it decodes them.
+// Runs one RPC: `body(session)` in the RPC's one session, which holds the provider
+// configuration's secrets and those the body adds as it reads its request; every secret the
+// session holds is hidden in the diagnostics of the response the body returns.
 template <class Response, class Body>
-Response in_secret_scope(std::shared_ptr<const std::vector<std::string>> provider_secrets,
-                         Body&& body) {
-  SecretScope scope(std::move(provider_secrets));
-  Response resp = body(scope);
+Response in_session(ProviderLogic& logic,
+                    std::shared_ptr<const std::vector<std::string>> provider_secrets, Body&& body) {
+  Session session(logic, std::move(provider_secrets));
+  Response resp = body(session);
   if constexpr (std::is_same_v<Response, Diagnostics>) {
-    return scope.hide(resp);
+    return session.secrets().hide(resp);
   } else {
-    resp.diagnostics = scope.hide(resp.diagnostics);
+    resp.diagnostics = session.secrets().hide(resp.diagnostics);
     return resp;
   }
 }

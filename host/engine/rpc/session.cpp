@@ -2,8 +2,6 @@
 
 #include <exception>
 
-#include "host/engine/rules/secret_scope.h"
-
 namespace luaform::engine {
 namespace {
 
@@ -27,7 +25,9 @@ Diagnostics failure(const std::string& summary, const std::string& why,
 
 }  // namespace
 
-Session::Session(ProviderLogic& logic) : hooks_(logic.open_session()) {}
+Session::Session(ProviderLogic& logic,
+                 std::shared_ptr<const std::vector<std::string>> provider_secrets)
+    : secrets_(std::move(provider_secrets)), hooks_(logic.open_session()) {}
 
 Diagnostics Session::validate_value(SchemaOwner owner, const std::string& type_name,
                                     const AttributePath& path, const Value& value) {
@@ -108,9 +108,9 @@ Diagnostics Session::call(Operation op, const std::string& type_name, ResourceDa
               [&](const std::string& why) {
                 return failure(type_name + ": " + operation_name(op) + " failed", why);
               });
-  // What the call set (a generated password) is a secret of the RPC from now on: the RPC's
-  // scope hides it, here and in whatever else it reports, when it returns.
-  for (auto& secret : d.sensitive_texts()) add_secret_in_scope(std::move(secret));
+  // What the call set (a generated password) is a secret of the RPC from now on: the session
+  // hides it, here and in whatever else the RPC reports, when it returns.
+  for (auto& secret : d.sensitive_texts()) secrets_.add(std::move(secret));
   return diags;
 }
 

@@ -1,9 +1,12 @@
 // What an RPC calls the provider's logic through: one LogicSession for the whole RPC, so that
 // every hook it calls runs on what the session took for it (for the Lua scripts, one configured
 // state instead of a borrow per hook). Nothing here throws: a hook that throws becomes an error
-// diagnostic whose summary names the hook, here and nowhere else. What a CRUD operation leaves
-// sensitive in `d` joins the secrets of the RPC's scope (secret_scope.h), so that the RPC hides
-// it from everything it reports.
+// diagnostic whose summary names the hook, here and nowhere else.
+//
+// The session holds the RPC's secrets (secret_scope.h): the provider configuration's, those of
+// the values the RPC reads, and what a CRUD operation leaves sensitive in `d`. Every hook of
+// every kind runs with them in scope, so the log lines it writes hide them, and the RPC hides
+// them from everything it reports.
 #pragma once
 
 #include <memory>
@@ -12,12 +15,16 @@
 #include <vector>
 
 #include "host/engine/rpc/provider_logic.h"
+#include "host/engine/rules/secret_scope.h"
 
 namespace luaform::engine {
 
 class Session {
  public:
-  explicit Session(ProviderLogic& logic);
+  explicit Session(ProviderLogic& logic,
+                   std::shared_ptr<const std::vector<std::string>> provider_secrets = nullptr);
+
+  SecretScope& secrets() { return secrets_; }
 
   Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
                              const AttributePath& path, const Value& value);
@@ -45,6 +52,8 @@ class Session {
                             const ActionProgress& progress);
 
  private:
+  // Opened before the hooks and closed after them: nothing of theirs runs out of scope.
+  SecretScope secrets_;
   std::unique_ptr<LogicSession> hooks_;
 };
 

@@ -11,7 +11,8 @@
 namespace luaform::engine {
 
 UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& req) const {
-  return detail::in_secret_scope<UpgradeResponse>(provider_secrets(), [&](SecretScope& secrets) {
+  return detail::in_session<UpgradeResponse>(*logic_, provider_secrets(), [&](Session& session) {
+    SecretScope& secrets = session.secrets();
     UpgradeResponse resp;
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
@@ -40,8 +41,7 @@ UpgradeResponse ProviderService::upgrade_resource_state(const UpgradeRequest& re
     };
     if (req.version < schema->version) {
       std::optional<Value> upgraded;
-      upgraded = Session(*logic_).upgrade_state(req.type_name, req.version, req.raw_state_json,
-                                                type, diags);
+      upgraded = session.upgrade_state(req.type_name, req.version, req.raw_state_json, type, diags);
       if (diags.has_errors()) return resp;
       if (upgraded) {
         resp.upgraded_state = stored(*upgraded);

@@ -1,7 +1,9 @@
-// The secrets of the RPC a thread is serving. Every call into the provider's logic that an RPC
-// makes (plan functions, validators, upgrades, CRUD, ...) runs inside one SecretScope: the
-// diagnostics the RPC returns are hidden with it, and so are the log lines the logic writes
-// meanwhile (secrets_in_scope), whatever kind of call wrote them.
+// The secrets of the RPC a thread is serving. Each RPC's session (host/engine/rpc/session.h)
+// holds one SecretScope, so every call into the provider's logic that the RPC makes (plan
+// functions, validators, upgrades, CRUD, ...) runs inside it: the diagnostics the RPC returns
+// are hidden with it, and so are the log lines the logic writes meanwhile (secrets_in_scope,
+// which the logic's log and HTTP modules reach without being handed the session), whatever
+// kind of call wrote them.
 #pragma once
 
 #include <memory>

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "scripted_logic.h"
@@ -102,4 +103,39 @@ TEST_CASE("a session's hooks turn what a logic throws into diagnostics, once, fo
   REQUIRE(outcome.failure.has_value());
   CHECK(outcome.failure->text == "no such function");
   CHECK(logic.sessions_opened == 1);
+}
+
+TEST_CASE("a session holds its RPC's secrets: its hooks see them, and they end with it") {
+  auto logic = std::make_shared<ScriptedLogic>();
+  Schema schema = file_schema();
+  for (Attribute& a : schema.block.attributes) a.sensitive = a.name == "content";
+  logic->declared.resources["test_file"] = schema;
+  std::vector<std::string> seen_by_create;
+  std::vector<std::string> seen_by_read;
+  logic->callbacks[Operation::Create] = [&](ResourceData& d) {
+    seen_by_create = secrets_in_scope();
+    d.set_id("/a");
+    return d.set("content", Value::string("made-by-create"));
+  };
+  logic->callbacks[Operation::Read] = [&](ResourceData&) {
+    seen_by_read = secrets_in_scope();
+    return Diagnostics{};
+  };
+  const Type type = schema.block.implied_type();
+  {
+    Session session(*logic, std::make_shared<const std::vector<std::string>>(
+                                std::vector<std::string>{"provider-token"}));
+    ResourceData created(schema, Value::null(type), Value::null(type), Value::null(type));
+    CHECK_FALSE(session.call(Operation::Create, "test_file", created).has_errors());
+    ResourceData read(schema, created.result(), Value::null(type), Value::null(type));
+    CHECK_FALSE(session.call(Operation::Read, "test_file", read).has_errors());
+  }
+  const auto has = [](const std::vector<std::string>& secrets, const std::string& secret) {
+    return std::find(secrets.begin(), secrets.end(), secret) != secrets.end();
+  };
+  CHECK(has(seen_by_create, "provider-token"));
+  CHECK_FALSE(has(seen_by_create, "made-by-create"));  // not made yet
+  CHECK(has(seen_by_read, "provider-token"));
+  CHECK(has(seen_by_read, "made-by-create"));  // what create left sensitive, for the next hook
+  CHECK(secrets_in_scope().empty());
 }
