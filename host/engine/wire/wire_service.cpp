@@ -56,14 +56,17 @@ DynamicValue encode_identity(const Schema* schema, const Value& identity) {
   return DynamicValue{encode_msgpack(identity, schema->identity->implied_type()), {}};
 }
 
-// Validation of a configuration of `schema` (null: an unknown type) by the engine's `check`.
-template <class Check>
-Diagnostics validate_with(const Schema* schema, const ValidateRequest& req, Check check) {
+// The engine's validation of one kind of configuration.
+using Validation = Diagnostics (ProviderService::*)(const engine::ValidateRequest&) const;
+
+// `validation` of the request's configuration, decoded with `schema` (null: an unknown type).
+Diagnostics validate_with(const ProviderService& service, Validation validation,
+                          const Schema* schema, const ValidateRequest& req) {
   Diagnostics diags;
   engine::ValidateRequest decoded{req.type_name, decode_object(schema, req.config, diags),
                                   req.write_only_allowed};
   if (diags.has_errors()) return diags;
-  return check(decoded);
+  return (service.*validation)(decoded);
 }
 
 }  // namespace
@@ -72,44 +75,33 @@ WireService::WireService(std::shared_ptr<ProviderService> service)
     : service_(std::move(service)), schema_(served_schema(*service_)) {}
 
 Diagnostics WireService::validate_provider_config(const ValidateRequest& req) const {
-  return validate_with(&schema_.provider, req, [&](const engine::ValidateRequest& decoded) {
-    return service_->validate_provider_config(decoded);
-  });
+  return validate_with(*service_, &ProviderService::validate_provider_config, &schema_.provider,
+                       req);
 }
 
 Diagnostics WireService::validate_resource_config(const ValidateRequest& req) const {
-  return validate_with(find(schema_.resources, req.type_name), req,
-                       [&](const engine::ValidateRequest& decoded) {
-                         return service_->validate_resource_config(decoded);
-                       });
+  return validate_with(*service_, &ProviderService::validate_resource_config,
+                       find(schema_.resources, req.type_name), req);
 }
 
 Diagnostics WireService::validate_data_source_config(const ValidateRequest& req) const {
-  return validate_with(find(schema_.data_sources, req.type_name), req,
-                       [&](const engine::ValidateRequest& decoded) {
-                         return service_->validate_data_source_config(decoded);
-                       });
+  return validate_with(*service_, &ProviderService::validate_data_source_config,
+                       find(schema_.data_sources, req.type_name), req);
 }
 
 Diagnostics WireService::validate_ephemeral_resource_config(const ValidateRequest& req) const {
-  return validate_with(find(schema_.ephemeral_resources, req.type_name), req,
-                       [&](const engine::ValidateRequest& decoded) {
-                         return service_->validate_ephemeral_resource_config(decoded);
-                       });
+  return validate_with(*service_, &ProviderService::validate_ephemeral_resource_config,
+                       find(schema_.ephemeral_resources, req.type_name), req);
 }
 
 Diagnostics WireService::validate_list_resource_config(const ValidateRequest& req) const {
-  return validate_with(find(schema_.list_resources, req.type_name), req,
-                       [&](const engine::ValidateRequest& decoded) {
-                         return service_->validate_list_resource_config(decoded);
-                       });
+  return validate_with(*service_, &ProviderService::validate_list_resource_config,
+                       find(schema_.list_resources, req.type_name), req);
 }
 
 Diagnostics WireService::validate_action_config(const ValidateRequest& req) const {
-  return validate_with(find(schema_.actions, req.type_name), req,
-                       [&](const engine::ValidateRequest& decoded) {
-                         return service_->validate_action_config(decoded);
-                       });
+  return validate_with(*service_, &ProviderService::validate_action_config,
+                       find(schema_.actions, req.type_name), req);
 }
 
 Diagnostics WireService::configure_provider(const ConfigureRequest& req) const {
