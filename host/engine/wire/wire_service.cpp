@@ -34,12 +34,10 @@ Value decode_object(const Schema* schema, const DynamicValue& dv, Diagnostics& d
   return decode(dv, schema->block.implied_type(), diags);
 }
 
-// A resource's identity: null when none was sent (an older CLI, an object stored before the
-// identity existed). One sent for a resource that declares none has no type to be read with:
-// it goes on as a value not known, which the engine refuses where an identity matters.
+// A resource's identity: null when the resource declares none or none was sent (an older CLI,
+// an object stored before the identity existed).
 Value decode_identity(const Schema* schema, const DynamicValue& dv, Diagnostics& diags) {
-  if (!schema) return {};
-  if (!schema->identity) return dv.empty() ? Value() : Value::unknown(Type::dynamic());
+  if (!schema || !schema->identity) return {};
   return decode(dv, schema->identity->implied_type(), diags);
 }
 
@@ -204,6 +202,11 @@ ImportResponse WireService::import_resource_state(const ImportRequest& req) cons
   const Schema* schema = find(schema_.resources, req.type_name);
   engine::ImportRequest decoded{req.type_name, req.id,
                                 decode_identity(schema, req.identity, resp.diagnostics)};
+  // An identity for a resource that declares none has no type to be read with: it goes on as
+  // a value not known, and the engine refuses to import by it.
+  if (schema && !schema->identity && !req.identity.empty()) {
+    decoded.identity = Value::unknown(Type::dynamic());
+  }
   if (resp.diagnostics.has_errors()) return resp;
   engine::ImportResponse imported = service_->import_resource_state(decoded);
   for (engine::ImportedResource& r : imported.imported) {
