@@ -185,9 +185,9 @@ TEST_CASE("assigning a value's own child to it is safe") {
 
 TEST_CASE("copies share their elements, and a change makes a new value beside the old") {
   const Type t = Type::object({{"name", Type::string()}, {"tags", Type::list(Type::string())}});
-  const Value original =
-      Value::object(t, {{"name", Value::string("a")},
-                        {"tags", Value::list(Type::string(), {Value::string("x")})}});
+  const Value original = Value::object(
+      t,
+      {{"name", Value::string("a")}, {"tags", Value::list(Type::string(), {Value::string("x")})}});
   const Value copy = original;
   CHECK(&copy.attributes() == &original.attributes());  // shared, not walked
   const Value renamed = copy.with_attribute("name", Value::string("b"));
