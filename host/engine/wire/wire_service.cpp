@@ -1,5 +1,6 @@
 #include "host/engine/wire/wire_service.h"
 
+#include <optional>
 #include <utility>
 
 #include "host/engine/codec/json_codec.h"
@@ -21,38 +22,48 @@ const Schema* find(const std::map<std::string, Schema>& schemas, const std::stri
 }
 
 // Whichever encoding is present, as a value of `type`; no bytes are a null of it.
-Value decode(const DynamicValue& dv, const Type& type, Diagnostics& diags) {
+Value decode_as(const DynamicValue& dv, const Type& type, Diagnostics& diags) {
   if (!dv.msgpack.empty()) return decode_msgpack(dv.msgpack, type, diags);
   if (!dv.json.empty()) return decode_value_json(dv.json, type, diags);
   return Value::null(type);
 }
 
-// A value of the object `schema` describes; a null Value when there is no schema (the engine
-// reports the unknown type).
-Value decode_object(const Schema* schema, const DynamicValue& dv, Diagnostics& diags) {
-  if (!schema) return {};
-  return decode(dv, schema->block.implied_type(), diags);
-}
+// How the values of one type are read and written: its object's type and its identity's, made
+// once per RPC (a schema builds them afresh each time it is asked). Of no schema (a type the
+// provider lacks), it reads null Values, which the engine reports as the unknown type, and
+// writes no bytes.
+class Shape {
+ public:
+  explicit Shape(const Schema* schema) {
+    if (schema == nullptr) return;
+    object_ = schema->block.implied_type();
+    if (schema->identity) identity_ = schema->identity->implied_type();
+  }
 
-// A resource's identity: null when the resource declares none or none was sent (an older CLI,
-// an object stored before the identity existed).
-Value decode_identity(const Schema* schema, const DynamicValue& dv, Diagnostics& diags) {
-  if (!schema || !schema->identity) return {};
-  return decode(dv, schema->identity->implied_type(), diags);
-}
+  Value decode(const DynamicValue& dv, Diagnostics& diags) const {
+    return object_ ? decode_as(dv, *object_, diags) : Value();
+  }
+  // Null when the type declares no identity or none was sent (an older CLI, an object stored
+  // before the identity existed).
+  Value decode_identity(const DynamicValue& dv, Diagnostics& diags) const {
+    return identity_ ? decode_as(dv, *identity_, diags) : Value();
+  }
+  // A value the engine left unset (it answered with an error before it had one) goes out as no
+  // bytes at all.
+  DynamicValue encode(const Value& v) const {
+    if (!object_ || (v.is_null() && v.type().is_dynamic())) return {};
+    return DynamicValue{encode_msgpack(v, *object_), {}};
+  }
+  // Nothing when the type declares no identity or the value is null.
+  DynamicValue encode_identity(const Value& identity) const {
+    if (!identity_ || identity.is_null()) return {};
+    return DynamicValue{encode_msgpack(identity, *identity_), {}};
+  }
 
-// A value of the object `schema` describes, for the CLI. A value the engine left unset (it
-// answered with an error before it had one) goes out as no bytes at all.
-DynamicValue encode_object(const Schema* schema, const Value& v) {
-  if (!schema || (v.is_null() && v.type().is_dynamic())) return {};
-  return DynamicValue{encode_msgpack(v, schema->block.implied_type()), {}};
-}
-
-// An identity for the CLI: nothing when the resource declares none or the value is null.
-DynamicValue encode_identity(const Schema* schema, const Value& identity) {
-  if (!schema || !schema->identity || identity.is_null()) return {};
-  return DynamicValue{encode_msgpack(identity, schema->identity->implied_type()), {}};
-}
+ private:
+  std::optional<Type> object_;
+  std::optional<Type> identity_;
+};
 
 // The engine's validation of one kind of configuration.
 using Validation = Diagnostics (ProviderService::*)(const engine::ValidateRequest&) const;
@@ -61,7 +72,7 @@ using Validation = Diagnostics (ProviderService::*)(const engine::ValidateReques
 Diagnostics validate_with(const ProviderService& service, Validation validation,
                           const Schema* schema, const ValidateRequest& req) {
   Diagnostics diags;
-  engine::ValidateRequest decoded{req.type_name, decode_object(schema, req.config, diags),
+  engine::ValidateRequest decoded{req.type_name, Shape(schema).decode(req.config, diags),
                                   req.write_only_allowed};
   if (diags.has_errors()) return diags;
   return (service.*validation)(decoded);
@@ -105,7 +116,7 @@ Diagnostics WireService::validate_action_config(const ValidateRequest& req) cons
 Diagnostics WireService::configure_provider(const ConfigureRequest& req) const {
   Diagnostics diags;
   engine::ConfigureRequest decoded{req.terraform_version,
-                                   decode_object(&schema_.provider, req.config, diags),
+                                   Shape(&schema_.provider).decode(req.config, diags),
                                    req.deferral_allowed};
   if (diags.has_errors()) return diags;
   return service_->configure_provider(decoded);
@@ -113,20 +124,20 @@ Diagnostics WireService::configure_provider(const ConfigureRequest& req) const {
 
 PlanResponse WireService::plan_resource_change(const PlanRequest& req) const {
   PlanResponse resp;
-  const Schema* schema = find(schema_.resources, req.type_name);
+  const Shape shape(find(schema_.resources, req.type_name));
   engine::PlanRequest decoded{req.type_name,
-                              decode_object(schema, req.prior_state, resp.diagnostics),
-                              decode_object(schema, req.proposed_new_state, resp.diagnostics),
-                              decode_object(schema, req.config, resp.diagnostics),
+                              shape.decode(req.prior_state, resp.diagnostics),
+                              shape.decode(req.proposed_new_state, resp.diagnostics),
+                              shape.decode(req.config, resp.diagnostics),
                               req.prior_private,
-                              decode_identity(schema, req.prior_identity, resp.diagnostics),
+                              shape.decode_identity(req.prior_identity, resp.diagnostics),
                               req.deferral_allowed};
   if (resp.diagnostics.has_errors()) return resp;
   engine::PlanResponse planned = service_->plan_resource_change(decoded);
-  resp.planned_state = encode_object(schema, planned.planned_state);
+  resp.planned_state = shape.encode(planned.planned_state);
   resp.requires_replace = std::move(planned.requires_replace);
   resp.planned_private = std::move(planned.planned_private);
-  resp.planned_identity = encode_identity(schema, planned.planned_identity);
+  resp.planned_identity = shape.encode_identity(planned.planned_identity);
   resp.diagnostics = std::move(planned.diagnostics);
   resp.deferred = planned.deferred;
   return resp;
@@ -134,13 +145,13 @@ PlanResponse WireService::plan_resource_change(const PlanRequest& req) const {
 
 ApplyResponse WireService::apply_resource_change(const ApplyRequest& req) const {
   ApplyResponse resp;
-  const Schema* schema = find(schema_.resources, req.type_name);
+  const Shape shape(find(schema_.resources, req.type_name));
   engine::ApplyRequest decoded{req.type_name,
-                               decode_object(schema, req.prior_state, resp.diagnostics),
-                               decode_object(schema, req.planned_state, resp.diagnostics),
-                               decode_object(schema, req.config, resp.diagnostics),
+                               shape.decode(req.prior_state, resp.diagnostics),
+                               shape.decode(req.planned_state, resp.diagnostics),
+                               shape.decode(req.config, resp.diagnostics),
                                req.planned_private,
-                               decode_identity(schema, req.planned_identity, resp.diagnostics)};
+                               shape.decode_identity(req.planned_identity, resp.diagnostics)};
   if (resp.diagnostics.has_errors()) {
     // Nothing was done: the stored object stays as the CLI has it.
     resp.new_state = req.prior_state;
@@ -149,19 +160,19 @@ ApplyResponse WireService::apply_resource_change(const ApplyRequest& req) const 
     return resp;
   }
   engine::ApplyResponse applied = service_->apply_resource_change(decoded);
-  resp.new_state = encode_object(schema, applied.new_state);
+  resp.new_state = shape.encode(applied.new_state);
   resp.private_data = std::move(applied.private_data);
-  resp.new_identity = encode_identity(schema, applied.new_identity);
+  resp.new_identity = shape.encode_identity(applied.new_identity);
   resp.diagnostics = std::move(applied.diagnostics);
   return resp;
 }
 
 ReadResponse WireService::read_resource(const ReadRequest& req) const {
   ReadResponse resp;
-  const Schema* schema = find(schema_.resources, req.type_name);
+  const Shape shape(find(schema_.resources, req.type_name));
   engine::ReadRequest decoded{
-      req.type_name, decode_object(schema, req.current_state, resp.diagnostics), req.private_data,
-      decode_identity(schema, req.current_identity, resp.diagnostics), req.deferral_allowed};
+      req.type_name, shape.decode(req.current_state, resp.diagnostics), req.private_data,
+      shape.decode_identity(req.current_identity, resp.diagnostics), req.deferral_allowed};
   if (resp.diagnostics.has_errors()) {
     // The stored state stands, as the CLI sent it.
     resp.new_state = req.current_state;
@@ -170,9 +181,9 @@ ReadResponse WireService::read_resource(const ReadRequest& req) const {
     return resp;
   }
   engine::ReadResponse read = service_->read_resource(decoded);
-  resp.new_state = encode_object(schema, read.new_state);
+  resp.new_state = shape.encode(read.new_state);
   resp.private_data = std::move(read.private_data);
-  resp.new_identity = encode_identity(schema, read.new_identity);
+  resp.new_identity = shape.encode_identity(read.new_identity);
   resp.diagnostics = std::move(read.diagnostics);
   resp.deferred = read.deferred;
   return resp;
@@ -180,12 +191,12 @@ ReadResponse WireService::read_resource(const ReadRequest& req) const {
 
 ReadDataResponse WireService::read_data_source(const ReadDataRequest& req) const {
   ReadDataResponse resp;
-  const Schema* schema = find(schema_.data_sources, req.type_name);
-  engine::ReadDataRequest decoded{
-      req.type_name, decode_object(schema, req.config, resp.diagnostics), req.deferral_allowed};
+  const Shape shape(find(schema_.data_sources, req.type_name));
+  engine::ReadDataRequest decoded{req.type_name, shape.decode(req.config, resp.diagnostics),
+                                  req.deferral_allowed};
   if (resp.diagnostics.has_errors()) return resp;
   engine::ReadDataResponse read = service_->read_data_source(decoded);
-  resp.state = encode_object(schema, read.state);
+  resp.state = shape.encode(read.state);
   resp.diagnostics = std::move(read.diagnostics);
   resp.deferred = read.deferred;
   return resp;
@@ -193,15 +204,16 @@ ReadDataResponse WireService::read_data_source(const ReadDataRequest& req) const
 
 UpgradeResponse WireService::upgrade_resource_state(const UpgradeRequest& req) const {
   engine::UpgradeResponse upgraded = service_->upgrade_resource_state(req);
-  return {encode_object(find(schema_.resources, req.type_name), upgraded.upgraded_state),
+  return {Shape(find(schema_.resources, req.type_name)).encode(upgraded.upgraded_state),
           std::move(upgraded.diagnostics)};
 }
 
 ImportResponse WireService::import_resource_state(const ImportRequest& req) const {
   ImportResponse resp;
   const Schema* schema = find(schema_.resources, req.type_name);
+  const Shape shape(schema);
   engine::ImportRequest decoded{req.type_name, req.id,
-                                decode_identity(schema, req.identity, resp.diagnostics)};
+                                shape.decode_identity(req.identity, resp.diagnostics)};
   // An identity for a resource that declares none has no type to be read with: it goes on as
   // a value not known, and the engine refuses to import by it.
   if (schema && !schema->identity && !req.identity.empty()) {
@@ -210,9 +222,9 @@ ImportResponse WireService::import_resource_state(const ImportRequest& req) cons
   if (resp.diagnostics.has_errors()) return resp;
   engine::ImportResponse imported = service_->import_resource_state(decoded);
   for (engine::ImportedResource& r : imported.imported) {
-    const Schema* of = find(schema_.resources, r.type_name);
-    resp.imported.push_back({r.type_name, encode_object(of, r.state), std::move(r.private_data),
-                             encode_identity(of, r.identity)});
+    const Shape of(find(schema_.resources, r.type_name));
+    resp.imported.push_back({r.type_name, of.encode(r.state), std::move(r.private_data),
+                             of.encode_identity(r.identity)});
   }
   resp.diagnostics = std::move(imported.diagnostics);
   return resp;
@@ -220,27 +232,26 @@ ImportResponse WireService::import_resource_state(const ImportRequest& req) cons
 
 MoveResponse WireService::move_resource_state(const MoveRequest& req) const {
   engine::MoveResponse moved = service_->move_resource_state(req);
-  const Schema* schema = find(schema_.resources, req.target_type_name);
-  return {encode_object(schema, moved.target_state), std::move(moved.target_private),
-          encode_identity(schema, moved.target_identity), std::move(moved.diagnostics)};
+  const Shape shape(find(schema_.resources, req.target_type_name));
+  return {shape.encode(moved.target_state), std::move(moved.target_private),
+          shape.encode_identity(moved.target_identity), std::move(moved.diagnostics)};
 }
 
 UpgradeIdentityResponse WireService::upgrade_resource_identity(
     const UpgradeIdentityRequest& req) const {
   engine::UpgradeIdentityResponse upgraded = service_->upgrade_resource_identity(req);
-  return {encode_identity(find(schema_.resources, req.type_name), upgraded.upgraded_identity),
+  return {Shape(find(schema_.resources, req.type_name)).encode_identity(upgraded.upgraded_identity),
           std::move(upgraded.diagnostics)};
 }
 
 GenerateConfigResponse WireService::generate_resource_config(
     const GenerateConfigRequest& req) const {
   GenerateConfigResponse resp;
-  const Schema* schema = find(schema_.resources, req.type_name);
-  engine::GenerateConfigRequest decoded{req.type_name,
-                                        decode_object(schema, req.state, resp.diagnostics)};
+  const Shape shape(find(schema_.resources, req.type_name));
+  engine::GenerateConfigRequest decoded{req.type_name, shape.decode(req.state, resp.diagnostics)};
   if (resp.diagnostics.has_errors()) return resp;
   engine::GenerateConfigResponse generated = service_->generate_resource_config(decoded);
-  resp.config = encode_object(schema, generated.config);
+  resp.config = shape.encode(generated.config);
   resp.diagnostics = std::move(generated.diagnostics);
   return resp;
 }
@@ -248,24 +259,24 @@ GenerateConfigResponse WireService::generate_resource_config(
 void WireService::list_resource(const ListRequest& req, const ListSink& sink) const {
   Diagnostics diags;
   engine::ListRequest decoded{
-      req.type_name, decode_object(find(schema_.list_resources, req.type_name), req.config, diags),
+      req.type_name, Shape(find(schema_.list_resources, req.type_name)).decode(req.config, diags),
       req.include_resource_object, req.limit};
   if (diags.has_errors()) {
     sink(ListEvent{{}, {}, {}, std::move(diags)});
     return;
   }
   // Listed objects are of the managed resource type of the same name.
-  const Schema* schema = find(schema_.resources, req.type_name);
+  const Shape shape(find(schema_.resources, req.type_name));
   service_->list_resource(decoded, [&](const engine::ListEvent& e) {
-    return sink(ListEvent{encode_identity(schema, e.identity), e.display_name,
-                          encode_object(schema, e.resource_object), e.diagnostics});
+    return sink(ListEvent{shape.encode_identity(e.identity), e.display_name,
+                          shape.encode(e.resource_object), e.diagnostics});
   });
 }
 
 Diagnostics WireService::plan_action(const ActionRequest& req) const {
   Diagnostics diags;
   engine::ActionRequest decoded{
-      req.type_name, decode_object(find(schema_.actions, req.type_name), req.config, diags)};
+      req.type_name, Shape(find(schema_.actions, req.type_name)).decode(req.config, diags)};
   if (diags.has_errors()) return diags;
   return service_->plan_action(decoded);
 }
@@ -273,8 +284,9 @@ Diagnostics WireService::plan_action(const ActionRequest& req) const {
 void WireService::invoke_action(const ActionRequest& req, const ActionSink& sink) const {
   ActionEvent completed;
   completed.completed = true;
-  engine::ActionRequest decoded{req.type_name, decode_object(find(schema_.actions, req.type_name),
-                                                             req.config, completed.diagnostics)};
+  engine::ActionRequest decoded{
+      req.type_name,
+      Shape(find(schema_.actions, req.type_name)).decode(req.config, completed.diagnostics)};
   if (completed.diagnostics.has_errors()) {
     sink(completed);
     return;
@@ -284,12 +296,11 @@ void WireService::invoke_action(const ActionRequest& req, const ActionSink& sink
 
 OpenEphemeralResponse WireService::open_ephemeral_resource(const OpenEphemeralRequest& req) const {
   OpenEphemeralResponse resp;
-  const Schema* schema = find(schema_.ephemeral_resources, req.type_name);
-  engine::OpenEphemeralRequest decoded{req.type_name,
-                                       decode_object(schema, req.config, resp.diagnostics)};
+  const Shape shape(find(schema_.ephemeral_resources, req.type_name));
+  engine::OpenEphemeralRequest decoded{req.type_name, shape.decode(req.config, resp.diagnostics)};
   if (resp.diagnostics.has_errors()) return resp;
   engine::OpenEphemeralResponse opened = service_->open_ephemeral_resource(decoded);
-  resp.result = encode_object(schema, opened.result);
+  resp.result = shape.encode(opened.result);
   resp.private_data = std::move(opened.private_data);
   resp.renew_at = opened.renew_at;
   resp.diagnostics = std::move(opened.diagnostics);
@@ -311,7 +322,7 @@ CallFunctionResponse WireService::call_function(const CallFunctionRequest& req) 
       continue;
     }
     Diagnostics decoding;
-    decoded.arguments.push_back(decode(req.arguments[i], parameter->type, decoding));
+    decoded.arguments.push_back(decode_as(req.arguments[i], parameter->type, decoding));
     if (decoding.has_errors()) {
       resp.error = FunctionFailure{"argument \"" + parameter->name + "\": " + decoding.first_text(),
                                    static_cast<int64_t>(i)};
