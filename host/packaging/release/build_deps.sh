@@ -17,6 +17,8 @@ if [[ -f "$prefix/.complete" ]]; then
   echo "$prefix"
   exit 0
 fi
+# Run alone on a fresh machine too: re2's tables need unicode-data, OpenSSL's Configure perl.
+"$release_dir/install-deps.sh" >&2
 "$release_dir/fetch_sources.sh"
 
 sources="$release_cache/sources"
