@@ -42,6 +42,15 @@ def test_a_windows_host_imports_only_the_system_and_its_c_runtime(dist, version,
     assert not unexpected, f"the host needs DLLs a Windows machine lacks: {unexpected}"
 
 
+def provider_lines(log: str) -> str:
+    """What the CLI's log says of the provider's process: its start, what it wrote to stderr,
+    and how it exited (a process that ends mid-call leaves only its exit status behind)."""
+    kept = [line for line in log.splitlines()
+            if "plugin process exited" in line or "starting plugin" in line
+            or "plugin started" in line or ".exe: " in line or "plugin.stdio" in line]
+    return "\n".join(kept[-60:])
+
+
 @pytest.mark.parametrize("target", WINDOWS_TARGETS)
 def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, target,
                                                                 tofu_for, tmp_path):
@@ -64,8 +73,10 @@ def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, t
                               args[0], "-no-color", *args[1:]], env=env, capture_output=True,
                              text=True, timeout=900, check=False)
         log = tmp_path / "tofu.log"
-        tail = log.read_text(errors="replace")[-6000:] if log.exists() else ""
-        assert ran.returncode == 0, f"{args}: {ran.stdout}\n{ran.stderr}\n--- log ---\n{tail}"
+        text = log.read_text(errors="replace") if log.exists() else ""
+        assert ran.returncode == 0, (f"{args}: {ran.stdout}\n{ran.stderr}\n"
+                                     f"--- the provider in the log ---\n{provider_lines(text)}\n"
+                                     f"--- log ---\n{text[-6000:]}")
         return ran
 
     tofu("init", "-input=false")
@@ -77,3 +88,8 @@ def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, t
     assert "using plugin: version=6" in (tmp_path / "tofu.log").read_text(errors="replace")
     tofu("destroy", "-auto-approve", "-input=false")
     assert not (work / "smoke.bin").exists()
+    # Every provider process the CLI started ended by itself once asked to, none by a crash or
+    # a kill: the CLI records the exit status of a process that ends otherwise as error=....
+    log = (tmp_path / "tofu.log").read_text(errors="replace")
+    exits = [line for line in log.splitlines() if "plugin process exited" in line]
+    assert exits and not [line for line in exits if "error=" in line], provider_lines(log)
