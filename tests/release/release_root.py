@@ -10,6 +10,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+from cli_log import provider_lines
 from harness import SOURCE_PREFIX, write_mirror_config
 
 
@@ -48,8 +49,13 @@ class ReleaseRoot:
         result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900,
                                 check=False)
         if result.returncode not in ok:
-            log = self.path / "tofu.log"
-            tail = log.read_text(errors="replace")[-6000:] if log.exists() else ""
+            text = self.log()
             raise AssertionError(f"{' '.join(args)}: exit {result.returncode}\n{result.stdout}\n"
-                                 f"{result.stderr}\n--- log tail ---\n{tail}")
+                                 f"{result.stderr}\n--- the provider in the log ---\n"
+                                 f"{provider_lines(text)}\n--- log tail ---\n{text[-6000:]}")
         return result
+
+    def log(self) -> str:
+        """The CLI's trace log of every run in this root so far."""
+        log = self.path / "tofu.log"
+        return log.read_text(errors="replace") if log.exists() else ""

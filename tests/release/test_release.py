@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_log import assert_providers_ended_by_themselves
 from harness import SOURCE_PREFIX, hcl_string, required_providers
 from loopback import ServedInThread, self_signed
 from object_api import ObjectApi, Served
@@ -108,9 +109,10 @@ def test_the_cli_installs_applies_plans_and_destroys_in_an_empty_root(
     assert (root.path / "work/smoke.bin").read_bytes() == b"\x00\x01\x02"
     assert root.tofu("plan", "-detailed-exitcode", "-input=false").returncode == 0
     # The CLI spoke protocol 6 with it, as the manifest says it may.
-    assert "using plugin: version=6" in (root.path / "tofu.log").read_text(errors="replace")
+    assert "using plugin: version=6" in root.log()
     root.tofu("destroy", "-auto-approve", "-input=false")
     assert not (root.path / "work/smoke.bin").exists()
+    assert_providers_ended_by_themselves(root.log())
 
 
 def server_context(key: Path, cert: Path) -> ssl.SSLContext:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_log import assert_providers_ended_by_themselves, provider_lines
 from harness import SOURCE_PREFIX, write_mirror_config
 from test_release import TARGETS, localfs_config, release_zip
 
@@ -40,15 +41,6 @@ def test_a_windows_host_imports_only_the_system_and_its_c_runtime(dist, version,
     unexpected = {dll for dll in imported
                   if dll not in WINDOWS_SYSTEM_DLLS and not dll.startswith("api-ms-win-crt-")}
     assert not unexpected, f"the host needs DLLs a Windows machine lacks: {unexpected}"
-
-
-def provider_lines(log: str) -> str:
-    """What the CLI's log says of the provider's process: its start, what it wrote to stderr,
-    and how it exited (a process that ends mid-call leaves only its exit status behind)."""
-    kept = [line for line in log.splitlines()
-            if "plugin process exited" in line or "starting plugin" in line
-            or "plugin started" in line or ".exe: " in line or "plugin.stdio" in line]
-    return "\n".join(kept[-60:])
 
 
 @pytest.mark.parametrize("target", WINDOWS_TARGETS)
@@ -88,8 +80,4 @@ def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, t
     assert "using plugin: version=6" in (tmp_path / "tofu.log").read_text(errors="replace")
     tofu("destroy", "-auto-approve", "-input=false")
     assert not (work / "smoke.bin").exists()
-    # Every provider process the CLI started ended by itself once asked to, none by a crash or
-    # a kill: the CLI records the exit status of a process that ends otherwise as error=....
-    log = (tmp_path / "tofu.log").read_text(errors="replace")
-    exits = [line for line in log.splitlines() if "plugin process exited" in line]
-    assert exits and not [line for line in exits if "error=" in line], provider_lines(log)
+    assert_providers_ended_by_themselves((tmp_path / "tofu.log").read_text(errors="replace"))
