@@ -13,7 +13,7 @@
 # LUAFORM_RELEASE_TARGETS="linux_amd64" tests fewer targets.
 #
 # The dependencies of each target are built from source once (host/packaging/release/
-# build_deps.sh, about 25 minutes per target on 2 cores) and cached. With --if-cached, as the
+# build_deps.sh, 15 to 19 minutes per target on 2 cores) and cached. With --if-cached, as the
 # test command runs it, nothing is built from source: when a target's dependencies are not in
 # the cache the script says how to build them and exits 3.
 set -euo pipefail
