@@ -11,6 +11,7 @@
 #include <string>
 
 #include "host/engine/value/duration.h"
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
 #include "host/lua/core/sandbox.h"
@@ -556,11 +557,14 @@ void register_metatables(lua_State* L) {
       lua_setfield(L, -2, verb.name);
     }
     lua_setfield(L, -2, "__index");
+    // Sealed: a script that reached it could give every client a finalizer of its own.
+    seal_metatable(L, -1, kClientMetatable);
   }
   lua_pop(L, 1);
   if (luaL_newmetatable(L, kErrorMetatable) != 0) {
     lua_pushcfunction(L, guarded<error_to_string>);
     lua_setfield(L, -2, "__tostring");
+    seal_metatable(L, -1, kErrorMetatable);
   }
   lua_pop(L, 1);
 }

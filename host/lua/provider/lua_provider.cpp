@@ -48,7 +48,8 @@ class LuaProvider : public engine::ProviderLogic {
         load_timeout_(options.load_timeout) {
     std::unique_ptr<ScriptState> first;
     try {
-      first = std::make_unique<ScriptState>(scripts_, stops_.get(), &report_, load_timeout_);
+      first = std::make_unique<ScriptState>(scripts_, stops_.get(), &report_, load_timeout_,
+                                            &report_.schema);
     } catch (const std::exception& e) {
       report_.diagnostics.error("Cannot start Lua", e.what());
     }
@@ -57,8 +58,8 @@ class LuaProvider : public engine::ProviderLogic {
     later_scripts_ = without(scripts_, report_.failed);
     pool_ = std::make_unique<StatePool>(
         [this] {
-          return std::make_unique<ScriptState>(later_scripts_, stops_.get(), nullptr,
-                                               load_timeout_);
+          return std::make_unique<ScriptState>(later_scripts_, stops_.get(), nullptr, load_timeout_,
+                                               &report_.schema);
         },
         kMaxStates, std::move(first));
   }

@@ -241,7 +241,8 @@ return tf.resource {
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
   const auto custom = logic->open_session()->call(Operation::Create, "test_odd", d).items()[0];
   CHECK(custom.summary == "custom error object");
-  CHECK(custom.detail == "test_odd: create failed in resource_odd.lua.");
+  // The message handler notes the line that raised a value naming no place of its own.
+  CHECK(custom.detail == "test_odd: create failed at resource_odd.lua:5.");
   CHECK(logic->open_session()->call(Operation::Read, "test_odd", d).items()[0].summary ==
         "(error object is a table value)");
 }
