@@ -107,6 +107,10 @@ class ScriptState {
 
   // Which configuration this state was last configured with (see LuaProvider).
   uint64_t configured_generation = 0;
+  // The sensitive texts of that configuration.
+  const std::vector<std::string>& provider_secrets() const {
+    return call_context_.provider_secrets;
+  }
 
   // A call begins on this state: only a StopProvider that comes from now on ends it.
   void begin_call() {
