@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "host/engine/rpc/cancellation.h"
 #include "host/engine/rules/secrets.h"
 #include "host/lua/core/call_context.h"
 #include "host/lua/core/frozen_tables.h"
@@ -58,7 +59,11 @@ bool over_memory_limit(lua_State* L, const RunLimits* limits) {
   return limits->memory_used > limits->memory_limit;
 }
 
-const char* exceeded(const RunLimits* limits) {
+// How many runs of the count hook (of kHookInterval instructions each) pass between two asks
+// whether the CLI cancelled the call: a few microseconds of script apart.
+constexpr uint32_t kCancelInterval = 16;
+
+const char* exceeded(RunLimits* limits, bool ask_cancelled) {
   if (limits == nullptr) return nullptr;
   if (limits->stops != nullptr &&
       limits->stops->load(std::memory_order_relaxed) != limits->stops_before) {
@@ -67,6 +72,7 @@ const char* exceeded(const RunLimits* limits) {
   if (limits->deadline && std::chrono::steady_clock::now() > *limits->deadline) {
     return limits->deadline_message.c_str();
   }
+  if (ask_cancelled && engine::call_cancelled()) return engine::kCancelledMessage;
   return nullptr;
 }
 
@@ -81,7 +87,8 @@ void limits_hook(lua_State* L, lua_Debug*) {
     lua_concat(L, 2);
     lua_error(L);
   }
-  const char* message = exceeded(limits);
+  const char* message =
+      exceeded(limits, limits != nullptr && ++limits->ticks % kCancelInterval == 0);
   if (message == nullptr) return;
   // Inside a hook, level 0 is the Lua function being run: the line the script was at.
   luaL_where(L, 0);
@@ -422,7 +429,7 @@ void seal_globals(lua_State* L) {
 }
 
 std::optional<std::string> limit_reached(lua_State* L) {
-  if (const char* message = exceeded(run_limits(L))) return std::string(message);
+  if (const char* message = exceeded(run_limits(L), true)) return std::string(message);
   return std::nullopt;
 }
 

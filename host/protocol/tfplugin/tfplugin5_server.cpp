@@ -217,7 +217,7 @@ Status Tfplugin5Server::CallFunction(Ctx*, const p5::CallFunction::Request* req,
 Status Tfplugin5Server::PlanAction(Ctx*, const p5::PlanAction::Request* req,
                                    p5::PlanAction::Response* resp) {
   return guarded("PlanAction", resp, [&] {
-    toproto::diagnostics(service_->plan_action(fromproto::action_request(*req)), resp);
+    toproto::plan_action_response(service_->plan_action(fromproto::action_request(*req)), resp);
   });
 }
 

@@ -347,6 +347,13 @@ void import_response(const engine::wire::ImportResponse& r, Resp* out) {
     identity(imported.identity, [p] { return p->mutable_identity(); });
   }
   diagnostics(r.diagnostics, out);
+  deferred(r.deferred, out);
+}
+
+template <class Resp>
+void plan_action_response(const engine::PlanActionResponse& r, Resp* out) {
+  diagnostics(r.diagnostics, out);
+  deferred(r.deferred, out);
 }
 
 template <class Resp>

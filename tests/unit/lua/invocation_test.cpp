@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "host/engine/rpc/cancellation.h"
 #include "host/engine/rpc/provider_service.h"
 
 #include "provider_dir.h"
@@ -80,10 +81,11 @@ return tf.list_resource {
 const char* kAction = R"(local tf = require("luaform")
 local shared = require("lib.shared")
 return tf.action {
-  schema = {},
+  schema = { forever = tf.bool { optional = true } },
   invoke = function(config, progress)
     shared.progress = progress
     progress("working")
+    while config.forever do end
   end,
 }
 )";
@@ -206,8 +208,9 @@ TEST_CASE("a progress kept past its invoke is refused, not a crash") {
   Things t;
   REQUIRE(!t.configure().has_errors());
   std::vector<std::string> said;
+  const engine::Type type = t.logic->schema().actions.at("test_poke").block.implied_type();
   const engine::Diagnostics invoked = t.logic->open_session()->invoke_action(
-      "test_poke", Value::object(engine::Type::object({}), {}),
+      "test_poke", Value::object(type, {{"forever", Value::null(engine::Type::boolean())}}),
       [&](const std::string& message) { said.push_back(message); });
   REQUIRE_MESSAGE(!invoked.has_errors(), all_text(invoked));
   CHECK(said == std::vector<std::string>{"working"});
@@ -215,4 +218,21 @@ TEST_CASE("a progress kept past its invoke is refused, not a crash") {
   REQUIRE(created.has_errors());
   CHECK(created.items()[0].summary.starts_with("progress is no longer usable"));
   CHECK(said.size() == 1);
+}
+
+TEST_CASE("an invoke whose stream the CLI cancelled ends as a stop would") {
+  Things t;
+  REQUIRE(!t.configure().has_errors());
+  const auto start = std::chrono::steady_clock::now();
+  // The protocol layer's scope: the CLI went away 100 ms into the call.
+  const engine::CancelScope cancel(
+      [&] { return std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100); });
+  const engine::Type type = t.logic->schema().actions.at("test_poke").block.implied_type();
+  const engine::Diagnostics invoked = t.logic->open_session()->invoke_action(
+      "test_poke", Value::object(type, {{"forever", Value::boolean(true)}}),
+      [](const std::string&) {});
+  REQUIRE(invoked.has_errors());
+  CHECK(invoked.items()[0].summary == "the CLI cancelled the call");
+  CHECK(invoked.items()[0].detail.find("action_poke.lua:8") != std::string::npos);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
