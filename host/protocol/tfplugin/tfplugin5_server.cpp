@@ -237,7 +237,7 @@ Status Tfplugin5Server::Stop(Ctx*, const p5::Stop::Request*, p5::Stop::Response*
   try {
     service_.stop();
   } catch (const std::exception& e) {
-    resp->set_error(e.what());
+    resp->set_error(toproto::text(e.what()));
   } catch (...) {
     resp->set_error("unknown error while stopping the provider");
   }

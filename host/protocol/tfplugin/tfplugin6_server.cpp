@@ -284,7 +284,7 @@ Status Tfplugin6Server::StopProvider(Ctx*, const p6::StopProvider::Request*,
   try {
     service_.stop();
   } catch (const std::exception& e) {
-    resp->set_error(e.what());
+    resp->set_error(toproto::text(e.what()));
   } catch (...) {
     resp->set_error("unknown error while stopping the provider");
   }
