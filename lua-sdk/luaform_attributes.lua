@@ -7,6 +7,8 @@ local check = require("luaform_check")
 local attribute_check = require("luaform_attribute_check")
 
 local CALLER = check.CALLER
+-- Where the script declared an attribute: the schema's rules report there.
+local declared_at = require("luaform_diagnostics").declared_at
 local NAME_PATTERN = check.NAME_PATTERN
 local sorted_keys, spec_of = check.sorted_keys, check.spec_of
 local is_type, attribute_problem = attribute_check.is_type, attribute_check.attribute_problem
@@ -24,7 +26,7 @@ function type_metatable.__call(t, options)
   if problem then
     error(problem, CALLER)
   end
-  return spec_of({ kind = "attribute", type = t }, options)
+  return spec_of({ kind = "attribute", type = t, declared_at = declared_at(CALLER) }, options)
 end
 
 local function new_type(name, element)

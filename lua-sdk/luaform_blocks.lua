@@ -7,6 +7,8 @@ local check = require("luaform_check")
 local attribute_check = require("luaform_attribute_check")
 
 local CALLER = check.CALLER
+-- Where the script declared a block or an attribute: the schema's rules report there.
+local declared_at = require("luaform_diagnostics").declared_at
 local NAME_PATTERN = check.NAME_PATTERN
 local sorted_keys, unknown_key, spec_of = check.sorted_keys, check.unknown_key, check.spec_of
 local description_problem = check.description_problem
@@ -108,7 +110,7 @@ local function structured(kind, nesting, what, problem_of)
     if problem then
       error(problem, CALLER)
     end
-    return spec_of({ kind = kind, nesting = nesting }, options)
+    return spec_of({ kind = kind, nesting = nesting, declared_at = declared_at(CALLER) }, options)
   end
 end
 

@@ -163,6 +163,12 @@ resource "partial_good" "it" {
     shown = squash(applied.stdout + applied.stderr)
     assert "Warning: Cannot load resource_typo.lua: partial_typo is left out" in shown, shown
     assert f"resource_typo.lua:{line}:" in shown, shown
+    # A declaration the schema's rules refuse after the script ran leaves out its type too, at
+    # the attribute's line (it failed every plan of every type: "Failed to load plugin schemas").
+    weight = marked_line(TEST_PROVIDERS_DIR / "partial" / "resource_pool.lua", "weight")
+    assert "Warning: Cannot use resource partial_pool: it is left out" in shown, shown
+    assert (f'resource_pool.lua:{weight}: resource partial_pool.member: attribute "weight" '
+            "cannot have requires_replace_if") in shown, shown
 
     # A configuration that uses the broken type fails. With arguments the CLI refuses them
     # itself (the stand-in has none) before asking the provider; OpenTofu shows the warning

@@ -20,7 +20,8 @@ ListEvent left_out(const std::string& type_name, const ListedObject& listed,
   ListEvent event;
   const std::string name = listed.display_name.empty() ? listed.identity.to_display_string()
                                                        : "\"" + listed.display_name + "\"";
-  event.diagnostics.warning(type_name + ": a listed object is left out", name + ": " + why);
+  event.diagnostics.warning(type_name + ": a listed object is left out",
+                            listed.emitted_at + name + ": " + why);
   return event;
 }
 

@@ -83,6 +83,8 @@ struct ListedObject {
   std::string display_name;
   std::optional<Value> object;
   Diagnostics diagnostics;
+  // Where the logic handed it over ("list_server.lua:12: "), for a warning that leaves it out.
+  std::string emitted_at = {};
 };
 // Runs an operation of the listed resource type on the logic's state that is listing, while it
 // lists (import and read of a listed object, when the CLI asks for whole objects).

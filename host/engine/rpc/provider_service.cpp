@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "host/engine/rpc/declared_schema.h"
 #include "host/engine/rpc/service_support.h"
 #include "host/engine/rules/config_validation.h"
 #include "host/engine/rules/resource_identity.h"
@@ -39,42 +40,10 @@ const char* operation_name(Operation op) {
   return "call";
 }
 
-ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic)
-    : logic_(std::move(logic)), schema_(schema_as_served(logic_->schema())) {
+ProviderService::ProviderService(std::shared_ptr<ProviderLogic> logic) : logic_(std::move(logic)) {
   schema_diagnostics_.append(logic_->load_diagnostics());
   const ProviderSchema& declared = logic_->schema();
-  const auto check = [this](const Block& block, const std::string& where,
-                            BlockPlace place = BlockPlace::Elsewhere) {
-    validate_block(block, where, schema_diagnostics_, place);
-    validate_addresses(block, where, schema_diagnostics_);
-  };
-  check(declared.provider.block, "provider");
-  for (const auto& [name, schema] : declared.resources) {
-    check(schema.block, "resource " + name, BlockPlace::ResourceTop);
-    if (schema.identity)
-      validate_identity(*schema.identity, "resource " + name, schema_diagnostics_);
-  }
-  for (const auto& [name, schema] : declared.data_sources)
-    check(schema.block, "data source " + name);
-  for (const auto& [name, schema] : declared.list_resources) {
-    check(schema.block, "list resource " + name);
-    // The CLI reads listed objects with the resource's identity and object types.
-    const auto resource = declared.resources.find(name);
-    if (resource == declared.resources.end() || !resource->second.identity) {
-      schema_diagnostics_.error(
-          "List resource " + name + " lists no resource with an identity",
-          "A list resource enumerates objects of the managed resource type of the same name, "
-          "by their identities: declare resource " +
-              name + " with an identity.");
-    }
-  }
-  for (const auto& [name, schema] : declared.actions) check(schema.block, "action " + name);
-  for (const auto& [name, schema] : declared.ephemeral_resources) {
-    check(schema.block, "ephemeral resource " + name);
-  }
-  for (const auto& [name, function] : declared.functions) {
-    validate_function(function, "function " + name, schema_diagnostics_);
-  }
+  schema_ = schema_as_served(with_problems_left_out(declared, schema_diagnostics_));
   for (const auto& [name, schema] : declared.resources) {
     capabilities_.move_resource_state = capabilities_.move_resource_state || schema.moves_state;
     // Without a resource that checks destroys, the CLI plans them alone, as it always did.

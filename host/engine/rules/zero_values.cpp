@@ -20,34 +20,47 @@ struct CanonicalLess {
   bool operator()(const Value& a, const Value& b) const { return Value::compare(a, b) < 0; }
 };
 
+// An element of `type` whose every attribute is null: what an element the stored object lacks
+// is paired with (see keep_in_nested).
+Value nulls_of(const Type& type) {
+  return Value::object(type, {});
+}
+
+// An element read back that the stored object did not have (a block an imported object did not
+// hold yet, a list grown by a refresh) is paired with an element of nulls: its arguments read
+// back as zero values are the unset ones, as at the top of an imported object.
 Value keep_in_nested(const NestedBlock& nested, const Value& earlier, const Value& later) {
-  if (!usable(earlier) || !usable(later) || earlier == later) return later;
+  if (!usable(later) || earlier == later) return later;
+  if (earlier.is_unknown()) return later;
   const Block& block = nested.block;
+  const Type element = nested.block.implied_type();
   switch (nested.nesting) {
     case NestingMode::Single:
     case NestingMode::Group:
-      return keep_zero_spelling(block, earlier, later);
+      return keep_zero_spelling(block, earlier.is_null() ? nulls_of(element) : earlier, later);
     case NestingMode::List: {
       Value::List elements = later.elements();
-      const size_t n = std::min(elements.size(), earlier.elements().size());
-      for (size_t i = 0; i < n; ++i) {
-        elements[i] = keep_zero_spelling(block, earlier.elements()[i], elements[i]);
+      const size_t paired = earlier.is_null() ? 0 : earlier.elements().size();
+      for (size_t i = 0; i < elements.size(); ++i) {
+        elements[i] = keep_zero_spelling(
+            block, i < paired ? earlier.elements()[i] : nulls_of(element), elements[i]);
       }
       return Value::list(later.type().element(), std::move(elements));
     }
     case NestingMode::Map: {
       Value::Object elements = later.attributes();
-      for (auto& [key, element] : elements) {
-        auto it = earlier.attributes().find(key);
-        if (it != earlier.attributes().end()) {
-          element = keep_zero_spelling(block, it->second, element);
-        }
+      for (auto& [key, value] : elements) {
+        const bool stored = !earlier.is_null() && earlier.attributes().count(key) != 0;
+        value = keep_zero_spelling(block, stored ? earlier.attributes().at(key) : nulls_of(element),
+                                   value);
       }
       return Value::map(later.type().element(), std::move(elements));
     }
     case NestingMode::Set: {
       // Set elements have no address: an element is paired with an earlier one that is the
-      // same up to zero spellings, found through that common form in O(log n).
+      // same up to zero spellings, found through that common form in O(log n). One without a
+      // pair keeps its spelling: making its zero values null would make it another element.
+      if (earlier.is_null()) return later;
       std::map<Value, const Value*, CanonicalLess> earlier_by_form;
       for (const Value& e : earlier.elements()) earlier_by_form.emplace(zero_as_null(e), &e);
       Value::List elements;

@@ -67,6 +67,9 @@ struct Attribute {
   // whose own attributes are in nested->block (nested->type_name is this attribute's name).
   // Unlike a nested block it is written `name = { ... }`, and may be null or computed.
   std::shared_ptr<const NestedBlock> nested;
+  // Where the logic declared it ("resource_pool.lua:12"), when it says: the schema's rules
+  // report their problems there.
+  std::string declared_at;
 };
 
 enum class NestingMode { Single, List, Set, Map, Group };
@@ -94,6 +97,7 @@ struct NestedBlock {
   int64_t min_items = 0;
   int64_t max_items = 0;  // 0: unlimited
   bool force_new = false;
+  std::string declared_at;  // as Attribute::declared_at
   // Settings of the operations rather than of the object (the `timeouts` block): a change to
   // them never replaces the resource and needs no update function.
   bool operational = false;

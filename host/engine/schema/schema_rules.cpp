@@ -132,6 +132,12 @@ Value with_empty_blocks(const Block& block, const Value& object) {
 
 namespace {
 
+// "resource_pool.lua:12: " before a problem of a declaration made there, as a script's own
+// errors read; nothing when the logic did not say where.
+std::string declared_place(const std::string& declared_at) {
+  return declared_at.empty() ? std::string() : declared_at + ": ";
+}
+
 // A refinement says something about the attribute's type, of a value the provider computes.
 void check_refinement(const Attribute& attr, const std::string& what, const AttributePath& path,
                       Diagnostics& diags) {
@@ -173,7 +179,8 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
   };
   for (const auto& attr : block.attributes) {
     AttributePath path{AttributeName{attr.name}};
-    const std::string what = where + ": attribute \"" + attr.name + "\"";
+    const std::string what =
+        declared_place(attr.declared_at) + where + ": attribute \"" + attr.name + "\"";
     if (!attr.required && !attr.optional && !attr.computed) {
       diags.error(what + " must be required, optional or computed", {}, path);
     }
@@ -239,7 +246,8 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
   }
   for (const auto& nested : block.blocks) {
     if (block.find_attribute(nested.type_name)) {
-      diags.error(where + ": block \"" + nested.type_name + "\" has the name of an attribute");
+      diags.error(declared_place(nested.declared_at) + where + ": block \"" + nested.type_name +
+                  "\" has the name of an attribute");
     }
     validate_block(nested.block, where + "." + nested.type_name, diags, inner(nested.nesting));
   }
@@ -322,11 +330,12 @@ void check_addresses(const Block& block, const Type& root, const std::string& wh
       for (const auto& address : *addresses) {
         const std::string problem = address_problem(root, address);
         if (problem.empty()) continue;
-        diags.error(joined({where, ": attribute \"", attr.name, "\": ", option, " names \"",
-                            address, "\", which leads nowhere: ", problem}),
-                    "Addresses start at the top of the schema: \"name\", \"boot.image\" in a "
-                    "single block, \"disk.0.size\" in a list block.",
-                    {AttributeName{attr.name}});
+        diags.error(
+            joined({declared_place(attr.declared_at), where, ": attribute \"", attr.name,
+                    "\": ", option, " names \"", address, "\", which leads nowhere: ", problem}),
+            "Addresses start at the top of the schema: \"name\", \"boot.image\" in a "
+            "single block, \"disk.0.size\" in a list block.",
+            {AttributeName{attr.name}});
       }
     }
     if (attr.nested) {

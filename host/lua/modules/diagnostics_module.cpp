@@ -91,11 +91,29 @@ int warn(lua_State* L) {
   return 0;
 }
 
+// declared_at(level): "file.lua:12", the place of the function `level` levels up the stack
+// (1: the function calling declared_at), or nil there is none with a line. The SDK records it in
+// each declaration, so that the schema's rules report their problems at the author's line; a
+// native function, because scripts have no debug library and this runs once per declaration.
+int declared_at(lua_State* L) {
+  const auto level = static_cast<int>(luaL_optinteger(L, 1, 1));
+  lua_Debug frame;
+  if (level < 0 || lua_getstack(L, level, &frame) == 0 || lua_getinfo(L, "Sl", &frame) == 0 ||
+      frame.currentline <= 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushfstring(L, "%s:%d", frame.short_src, frame.currentline);
+  return 1;
+}
+
 }  // namespace
 
 int open_diagnostics_module(lua_State* L) {
-  const luaL_Reg functions[] = {
-      {"fail", guarded<fail>}, {"warn", guarded<warn>}, {nullptr, nullptr}};
+  const luaL_Reg functions[] = {{"fail", guarded<fail>},
+                                {"warn", guarded<warn>},
+                                {"declared_at", guarded<declared_at>},
+                                {nullptr, nullptr}};
   luaL_newlib(L, functions);
   return 1;
 }

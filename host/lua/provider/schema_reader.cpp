@@ -193,6 +193,7 @@ void read_common_options(lua_State* L, int index, const std::string& name, Attri
   a.write_only = flag(L, index, "write_only");
   std::tie(a.description, a.description_markdown) = description(L, index, name);
   a.deprecated = text(L, index, "deprecated", name);
+  a.declared_at = text(L, index, "declared_at", name);
   if (!a.required && !a.optional && !a.computed) {
     fail(name, "set one of required, optional or computed");
   }
@@ -324,6 +325,7 @@ engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string
   std::tie(nested.block.description, nested.block.description_markdown) =
       description(L, index, name);
   nested.block.deprecated = text(L, index, "deprecated", name);
+  nested.declared_at = text(L, index, "declared_at", name);
   lua_getfield(L, index, "schema");
   if (!lua_istable(L, -1)) fail(name, "a block needs a schema table");
   read_block(L, lua_gettop(L), nested.block, name + ".", depth + 1);

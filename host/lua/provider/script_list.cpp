@@ -29,6 +29,7 @@ int list_emit(lua_State* L, void* target) {
   }
   luaL_checktype(L, 1, LUA_TTABLE);
   engine::ListedObject listed;
+  listed.emitted_at = script_where(L);
   if (lua_getfield(L, 1, "display_name") == LUA_TSTRING) listed.display_name = lua_tostring(L, -1);
   lua_pop(L, 1);
   try {
@@ -42,8 +43,9 @@ int list_emit(lua_State* L, void* target) {
   } catch (const ConversionError& e) {
     const std::string name =
         listed.display_name.empty() ? std::string("an object") : "\"" + listed.display_name + "\"";
-    listed.diagnostics.warning("A listed object is left out",
-                               script_where(L) + name + " does not fit the resource: " + e.what());
+    listed.diagnostics.warning(
+        "A listed object is left out",
+        listed.emitted_at + name + " does not fit the resource: " + e.what());
   }
   const bool more = (*listing->emit)(std::move(listed), listing->run);
   listing->stopped = !more;

@@ -321,11 +321,15 @@ TEST_CASE("identity declarations are checked like schemas") {
   schema.identity = identity;
   logic->declared.resources["test_file"] = schema;
   ProviderService service(logic);
+  // The resource is left out, with both problems; the provider's other types would serve.
   const Diagnostics diags = service.get_resource_identity_schemas().diagnostics;
-  REQUIRE(diags.items().size() == 2);
-  CHECK(diags.items()[0].summary ==
-        "resource test_file: identity attribute \"path\" needs exactly one of "
-        "required_for_import and optional_for_import");
-  CHECK(diags.items()[1].summary ==
-        "resource test_file: identity attribute \"tags\" has type map of string");
+  REQUIRE(diags.items().size() == 1);
+  CHECK(diags.items()[0].severity == Severity::Warning);
+  CHECK(diags.items()[0].summary == "Cannot use resource test_file: it is left out");
+  CHECK(diags.items()[0].detail.find("resource test_file: identity attribute \"path\" needs "
+                                     "exactly one of required_for_import and "
+                                     "optional_for_import") == 0);
+  CHECK(diags.items()[0].detail.find(
+            "resource test_file: identity attribute \"tags\" has type map of string") !=
+        std::string::npos);
 }

@@ -152,6 +152,35 @@ TEST_CASE("read: set block elements read back with zero values keep their stored
   CHECK(f.read(stored).new_state == stored);
 }
 
+TEST_CASE("read: a block the stored object lacked reads back its unset arguments as null") {
+  // After an import the stored object holds the id alone: its blocks are empty. A read that
+  // fills them in with an API's zero values must store nulls for the unset arguments, as at the
+  // top of the object; it kept "" there, and the next plan showed `- phone = "" -> null`.
+  UserFixture f;
+  f.logic->callbacks[Operation::Read] = [&](ResourceData& d) {
+    f.read_back_zero_values(d);
+    d.set("contact", Value::list(f.contact_type, {f.contact("a@x", Value::string(""))}));
+    return Diagnostics{};
+  };
+  const Value imported = Value::object(f.type, {{"id", Value::string("u1")}});
+  const Value read = f.read(imported).new_state;
+  const Value contact = read.get_attribute("contact").elements().at(0);
+  CHECK(contact.get_attribute("email") == Value::string("a@x"));
+  CHECK(contact.get_attribute("phone").is_null());
+  CHECK(read.get_attribute("nickname").is_null());
+  // A list a refresh finds longer: the new element is paired with nulls, the old one as ever.
+  const Value stored = f.stored_after_create().with_attribute(
+      "contact", Value::list(f.contact_type, {f.contact("a@x", Value::string(""))}));
+  f.logic->callbacks[Operation::Read] = [&](ResourceData& d) {
+    d.set("contact", Value::list(f.contact_type, {f.contact("a@x", Value::string("")),
+                                                  f.contact("b@x", Value::string(""))}));
+    return Diagnostics{};
+  };
+  const Value grown = f.read(stored).new_state.get_attribute("contact");
+  CHECK(grown.elements().at(0).get_attribute("phone") == Value::string(""));
+  CHECK(grown.elements().at(1).get_attribute("phone").is_null());
+}
+
 TEST_CASE("apply: create that sets zero values for unset arguments saves the planned nulls") {
   UserFixture f;
   f.logic->callbacks[Operation::Create] = [&](ResourceData& d) {

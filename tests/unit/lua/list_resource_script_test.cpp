@@ -234,6 +234,24 @@ return tf.list_resource {
   CHECK(got[3].find("txet") != std::string::npos);
 }
 
+TEST_CASE("an object listed without an identity is left out at the emit's line") {
+  Notes n(R"(local tf = require("luaform")
+return tf.list_resource {
+  list = function(_, emit)
+    emit { display_name = "no-identity" }
+    emit { identity = { name = "alpha" } }
+  end,
+}
+)");
+  n.list(100);
+  const std::vector<std::string> got = n.listed();
+  REQUIRE(got.size() == 2);
+  CHECK(got[0] ==
+        "- test_note: a listed object is left out | list_note.lua:4: \"no-identity\": "
+        "it has no identity\n");
+  CHECK(got[1] == "alpha|");
+}
+
 TEST_CASE("an error raised in list ends the listing with an error naming the script line") {
   Notes n(R"(local tf = require("luaform")
 return tf.list_resource {
