@@ -14,9 +14,8 @@ import signal
 import subprocess
 
 from debug_mode import start_debug
-from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, required_providers, resources,
-                     squash)
-from test_script_errors import marked_line
+from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
+                     resources, squash)
 
 SCRIPT = TEST_PROVIDERS_DIR / "keeper" / "resource_item.lua"
 NO_LONGER_USABLE = "is no longer usable: the call it was passed to has returned"
