@@ -138,6 +138,14 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
+def marked_line(script: Path, mark: str) -> int:
+    """The number of the line of `script` that carries the comment `MARK: <mark>`."""
+    for number, line in enumerate(script.read_text().splitlines(), start=1):
+        if f"MARK: {mark}" in line:
+            return number
+    raise AssertionError(f"no MARK: {mark} in {script}")
+
+
 def assert_script_error(text: str, words: str, place: str) -> None:
     """A script's error as the CLI shows it (in squashed output): its words start the summary,
     after "Error:", and the detail says where the script raised it."""

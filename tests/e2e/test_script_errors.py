@@ -4,19 +4,11 @@ The scripts live in tests/e2e/providers; each failing line carries a `MARK: <nam
 the tests can find its line number.
 """
 import json
-from pathlib import Path
 
 import pytest
 
-from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, required_providers, resources,
-                     squash)
-
-
-def marked_line(script: Path, mark: str) -> int:
-    for number, line in enumerate(script.read_text().splitlines(), start=1):
-        if f"MARK: {mark}" in line:
-            return number
-    raise AssertionError(f"no MARK: {mark} in {script}")
+from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
+                     resources, squash)
 
 
 def assert_diagnostic_without_crash(result, script: str, line: int, message: str) -> None:
