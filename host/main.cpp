@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -213,9 +215,23 @@ int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
     return 1;
   }
   auto service = luaform::protocol::PendingService::deferred(
-      [located, load] {
-        return std::make_shared<luaform::engine::ProviderService>(
+      [located, load, debug] {
+        auto loaded = std::make_shared<luaform::engine::ProviderService>(
             luaform::lua::load_provider(luaform::list_scripts(located), load));
+        // The CLI starts a provider process per graph walk and shows the warnings of each
+        // one's ValidateProviderConfig: a script left out is told once per CLI command (in
+        // --debug mode one process serves every command, and tells each).
+        const auto& diags = loaded->get_provider_schema().diagnostics;
+        if (!debug && !diags.empty()) {
+          std::string said = located.directory.string();
+          for (const auto& d : diags.items()) said += "\n" + d.summary + "\n" + d.detail;
+          char hash[32];
+          std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(said));
+          if (!luaform::platform::first_in_command(std::string("warned-") + hash)) {
+            loaded->quiet_load_warnings();
+          }
+        }
+        return loaded;
       },
       [stops = load.stops] { stops->fetch_add(1); });
   const int status = luaform::protocol::serve(service, options);

@@ -11,12 +11,30 @@ M.CALLER = 2
 M.NAME_PATTERN = "^[a-z_][a-z0-9_]*$"
 
 -- `description = tf.markdown [[...]]`: documentation written in markdown, which the CLI and
--- documentation tools render as such (a plain string is plain text).
+-- documentation tools render as such (a plain string is plain text). Lua reads
+-- `tf.markdown "a" .. "b"` as `(tf.markdown "a") .. "b"`, so markdown joins with text (on
+-- either side) into markdown. Sealed, as every metatable the SDK hands out.
+local Markdown = { __metatable = "luaform.markdown" }
+
+local function markdown_text(value)
+  if type(value) == "table" and value.kind == "markdown" then
+    return value.text
+  end
+  if type(value) == "string" or type(value) == "number" then
+    return tostring(value)
+  end
+  error("tf.markdown text can be joined only with text, not a " .. type(value), 3)
+end
+
+function Markdown.__concat(a, b)
+  return setmetatable({ kind = "markdown", text = markdown_text(a) .. markdown_text(b) }, Markdown)
+end
+
 function M.markdown(text)
   if type(text) ~= "string" then
     error("tf.markdown expects the text, as in tf.markdown \"Use `name` ...\"", 2)
   end
-  return { kind = "markdown", text = text }
+  return setmetatable({ kind = "markdown", text = text }, Markdown)
 end
 
 -- The problem with a `description` option (a string or tf.markdown), or nil.

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <string>
@@ -83,6 +85,58 @@ inline std::filesystem::path executable_path() {
   auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::filesystem::path() : path;
 #endif
+}
+
+// The CLI that started this process, as an id no other process has had since the system
+// booted (its pid and, on Linux, the clock tick it started at), or "" when the system does not
+// say: the CLI starts a provider process per graph walk, and those of one command share it.
+inline std::string parent_command_id() {
+#if defined(_WIN32)
+  return {};
+#else
+  const long parent = static_cast<long>(::getppid());
+  std::string id = std::to_string(parent);
+#if defined(__linux__)
+  // Field 22 of /proc/PID/stat, after the command name in parentheses (which may hold spaces).
+  std::FILE* stat = std::fopen(("/proc/" + id + "/stat").c_str(), "r");
+  if (stat == nullptr) return {};
+  char text[1024] = {};
+  const size_t n = std::fread(text, 1, sizeof text - 1, stat);
+  std::fclose(stat);
+  const std::string fields(text, n);
+  size_t at = fields.rfind(')');
+  for (int field = 2; at != std::string::npos && field < 22; ++field) at = fields.find(' ', at + 1);
+  if (at == std::string::npos) return {};
+  id += "-" + fields.substr(at + 1, fields.find(' ', at + 1) - at - 1);
+#endif
+  return id;
+#endif
+}
+
+// True for the first process of the command `parent_command_id` names to claim `what` (a short
+// name of letters, digits and '-'), false for the others; true whenever it cannot tell (no
+// id, no temporary directory). A claim is a file in the temporary directory, created only if
+// it is not there; claims older than a day are removed on the way.
+inline bool first_in_command(const std::string& what) {
+  const std::string command = parent_command_id();
+  if (command.empty()) return true;
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec) return true;
+  const std::string prefix = "luaform-claim-";
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (!entry.path().filename().string().starts_with(prefix)) continue;
+    std::error_code stale;
+    if (now - entry.last_write_time(stale) > std::chrono::hours(24) && !stale) {
+      std::filesystem::remove(entry.path(), stale);
+    }
+  }
+  const std::filesystem::path claim = dir / (prefix + command + "-" + what);
+  std::FILE* file = std::fopen(claim.string().c_str(), "wx");  // C11: fails if it exists
+  if (file == nullptr) return !std::filesystem::exists(claim, ec);
+  std::fclose(file);
+  return true;
 }
 
 // glibc grows the heap of a thread's arena a few pages at a time, with an mprotect call and a

@@ -332,7 +332,7 @@ function ResourceData:renew_in(seconds) end
 ---@field close? fun(d: luaform.ResourceData, client: luaform.Client) releases what open made; sees only private data
 
 --- What `tf.action { ... }` takes.
----@class (exact) luaform.ActionDefinition : { description?: any, schema?: any, plan?: any, invoke?: any, timeout?: any, [string]: nil }
+---@class (exact) luaform.ActionDefinition : { description?: any, timeout?: any, schema?: any, plan?: any, invoke?: any, [string]: nil }
 ---@field description? luaform.Description
 ---@field timeout? string how long `invoke` may run ("20m" unless set)
 ---@field schema? luaform.Schema the `config { }` of an `action` block
@@ -355,7 +355,7 @@ function ResourceData:renew_in(seconds) end
 ---@alias luaform.ListEmit fun(object: luaform.ListedObject): boolean
 
 --- What `tf.list_resource { ... }` takes.
----@class (exact) luaform.ListResourceDefinition : { description?: any, schema?: any, list?: any, timeout?: any, [string]: nil }
+---@class (exact) luaform.ListResourceDefinition : { description?: any, timeout?: any, schema?: any, list?: any, [string]: nil }
 ---@field description? luaform.Description
 ---@field timeout? string how long `list` may run ("20m" unless set)
 ---@field schema? luaform.Schema the `config { }` of a `list` block: its filters

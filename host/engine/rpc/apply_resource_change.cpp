@@ -191,10 +191,15 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
     resp.new_state = without_write_only(schema->block, result);
     if (schema->identity) {
       const Value identity = identity_of(*schema->identity, result, d);
+      Diagnostics refused;
       if (!call_diags.has_errors() && !result.is_null()) {
-        check_identity(*schema->identity, planned_identity, identity, what, diags);
+        check_identity(*schema->identity, planned_identity, identity, what, refused);
       }
-      resp.new_identity = identity;
+      // A refused identity is not stored: the object keeps the one it had (the state records
+      // the rest of what the update did).
+      resp.new_identity = refused.has_errors() && !planned_identity.is_null() ? planned_identity
+                                                                              : identity;
+      diags.append(refused);
     }
     return resp;
   });

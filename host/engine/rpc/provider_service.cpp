@@ -100,7 +100,10 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
 }
 
 Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req) const {
-  Diagnostics diags = schema_diagnostics_;
+  Diagnostics diags;
+  for (const Diagnostic& d : schema_diagnostics_.items()) {
+    if (!quiet_load_warnings_ || d.severity == Severity::Error) diags.add(d);
+  }
   diags.append(validate(SchemaOwner::Provider, "", schema_.provider, req.config));
   return diags;
 }

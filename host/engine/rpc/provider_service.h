@@ -50,6 +50,10 @@ class ProviderService {
   GetFunctionsResponse get_functions() const;
   CallFunctionResponse call_function(const CallFunctionRequest& req) const;
   void stop_provider();
+  // From now on ValidateProviderConfig gives the load problems' errors only, not their
+  // warnings: another provider process of the same CLI command has shown those (the CLI starts
+  // one per graph walk, and shows each one's).
+  void quiet_load_warnings() { quiet_load_warnings_ = true; }
 
  private:
   Diagnostics validate(SchemaOwner owner, const std::string& type_name, const Schema& schema,
@@ -60,6 +64,7 @@ class ProviderService {
                              const std::string& kind, const ValidateRequest& req) const;
 
   std::shared_ptr<ProviderLogic> logic_;
+  bool quiet_load_warnings_ = false;
   // The logic's schema as the CLI sees it (see schema_rules.h).
   ProviderSchema schema_;
   // Problems loading the logic or in its declared schema; every RPC that needs the schema

@@ -51,11 +51,15 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
     // An object stored before its resource had an identity (or imported by id) gets one here.
     if (schema->identity) {
       const Value identity = identity_of(*schema->identity, read, d);
+      Diagnostics refused;
       if (!read.is_null()) {
         check_identity(*schema->identity, current_identity, identity, req.type_name + ": read",
-                       diags);
+                       refused);
       }
-      resp.new_identity = identity;
+      // As in apply: a refused identity is not stored, the stored one stays.
+      resp.new_identity =
+          refused.has_errors() && !current_identity.is_null() ? current_identity : identity;
+      diags.append(refused);
     }
     return resp;
   });

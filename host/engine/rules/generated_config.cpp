@@ -25,10 +25,12 @@ Value generated_elements(const NestedBlock& nested, const Value& value) {
                              });
 }
 
-// What the configuration says of `attr` (null: nothing, it is left out).
+// What the configuration says of `attr` (null: nothing, it is left out). A deprecated argument
+// is written when it holds what leaving it out would not give: the plan of the configuration
+// must have nothing to change, and its deprecation warning then tells what to use instead.
 Value generated_attribute(const Attribute& attr, const Value& value, bool top) {
   const bool never_configured =
-      attr.write_only || !attr.deprecated.empty() || !attr.removed.empty() ||
+      attr.write_only || !attr.removed.empty() ||
       (attr.computed && !attr.optional && !attr.required) || (top && attr.name == "id");
   if (never_configured) return Value::null(attr.type);
   if (attr.nested) {
@@ -48,7 +50,7 @@ Value generated(const Block& block, const Value& object, bool top) {
   }
   for (const auto& nested : block.blocks) {
     const Value value = object.get_attribute(nested.type_name);
-    if (nested.operational || !nested.block.deprecated.empty()) {
+    if (nested.operational) {
       out = out.with_attribute(nested.type_name, Value::null(nested.implied_type()));
     } else {
       out = out.with_attribute(nested.type_name, generated_elements(nested, value));

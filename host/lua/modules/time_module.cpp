@@ -57,8 +57,15 @@ int now(lua_State* L) {
   return 1;
 }
 
+// A whole number of seconds is an integer ("1h30m" is 5400, not 5400.0), as the types say.
 int seconds(lua_State* L) {
-  lua_pushnumber(L, seconds_of(L, 1, "the duration"));
+  const double value = seconds_of(L, 1, "the duration");
+  lua_Integer whole = 0;
+  if (lua_numbertointeger(std::floor(value), &whole) && static_cast<double>(whole) == value) {
+    lua_pushinteger(L, whole);
+  } else {
+    lua_pushnumber(L, value);
+  }
   return 1;
 }
 

@@ -88,7 +88,9 @@ TEST_CASE("generated configuration keeps the arguments a user sets and leaves ou
   CHECK(config.get_attribute("region") == Value::string("eu-1"));
   CHECK(config.get_attribute("ip").is_null());
   CHECK(config.get_attribute("password").is_null());
-  CHECK(config.get_attribute("old_name").is_null());
+  // A deprecated argument with a value is written: without it the plan would change it. Its
+  // deprecation warning then says what to use instead.
+  CHECK(config.get_attribute("old_name") == Value::string("www"));
   CHECK(config.get_attribute("token") == Value::string("s3cret"));
   CHECK(config.get_attribute("tags").is_null());
   CHECK(config.get_attribute("timeouts").is_null());
