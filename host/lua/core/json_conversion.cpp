@@ -227,15 +227,20 @@ size_t node_bytes(size_t string_bytes) {
   return sizeof(nlohmann::json) + (string_bytes > 0 ? string_bytes + 32 : 0);
 }
 
-// Parses `size` bytes of `text` once the document it makes is counted in `memory` against the
-// state's memory limit (a text of a few MB can make a document ten times as large) and known to
-// nest no deeper than kMaxDepth (`what` names the helper in both errors). With `exceptions`
-// false, text that is not JSON gives a discarded value instead of a parse_error.
-nlohmann::json parse_counted(NativeMemory& memory, const std::string& what, const char* text,
-                             size_t size, bool exceptions) {
+// Counts what the document parsed from `size` bytes of `text` will take in `memory` against
+// the state's memory limit (a text of a few MB can make a document ten times as large), after
+// refusing one that nests deeper than kMaxDepth; `what` names the helper in both errors.
+void measure(NativeMemory& memory, const std::string& what, const char* text, size_t size) {
   const Shape shape = shape_of(text, size);
   if (shape.depth > kMaxDepth) throw std::runtime_error(too_deep(what));
   memory.add(shape.bytes);
+}
+
+// Parses `size` bytes of `text` once measured. With `exceptions` false, text that is not JSON
+// gives a discarded value instead of a parse_error.
+nlohmann::json parse_counted(NativeMemory& memory, const std::string& what, const char* text,
+                             size_t size, bool exceptions) {
+  measure(memory, what, text, size);
   return nlohmann::json::parse(text, text + size, nullptr, exceptions);
 }
 
@@ -431,20 +436,19 @@ int array(lua_State* L) {
 }
 
 // Both documents are held at once, so both count against the memory limit; their comparison
-// walks them by recursion, so neither may nest deeper than kMaxDepth.
+// walks them by recursion, so neither may nest deeper than kMaxDepth. Both are measured before
+// either is parsed, so that the answer does not depend on their order.
 int equivalent(lua_State* L) {
   size_t a_size = 0;
   size_t b_size = 0;
   const char* a_text = luaL_checklstring(L, 1, &a_size);
   const char* b_text = luaL_checklstring(L, 2, &b_size);
   NativeMemory memory(L, "json.equivalent");
-  const auto a = parse_counted(memory, "json.equivalent", a_text, a_size, false);
-  if (a.is_discarded()) {
-    lua_pushboolean(L, 0);
-    return 1;
-  }
-  const auto b = parse_counted(memory, "json.equivalent", b_text, b_size, false);
-  lua_pushboolean(L, !b.is_discarded() && a == b ? 1 : 0);
+  measure(memory, "json.equivalent", a_text, a_size);
+  measure(memory, "json.equivalent", b_text, b_size);
+  const auto a = nlohmann::json::parse(a_text, a_text + a_size, nullptr, false);
+  const auto b = nlohmann::json::parse(b_text, b_text + b_size, nullptr, false);
+  lua_pushboolean(L, !a.is_discarded() && !b.is_discarded() && a == b ? 1 : 0);
   return 1;
 }
 
