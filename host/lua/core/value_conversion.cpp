@@ -178,14 +178,14 @@ struct Table {
       case Kind::Object:
         return Value::object(*type, std::move(attributes));
       case Kind::Tuple: {
-        Type tuple = tuple_type_of(elements);
-        return Value::tuple(std::move(tuple), std::move(elements));
+        const Type tuple = tuple_type_of(elements);
+        return Value::tuple(tuple, std::move(elements));
       }
       case Kind::DynamicObject:
         break;
     }
-    Type object = object_type_of(attributes);
-    return Value::object(std::move(object), std::move(attributes));
+    const Type object = object_type_of(attributes);
+    return Value::object(object, std::move(attributes));
   }
 };
 
