@@ -61,11 +61,16 @@ M.suppress = require("luaform_suppressors")
 -- JSON: tf.json.decode, encode, array, null, equivalent (native, in the host).
 M.json = require("luaform_json")
 -- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
-M.http = require("luaform_http")
-M.http.paginate = require("luaform_pagination")
+-- (A table of its own: the native module's table, like every SDK module's, is read-only.)
 do
+  local http = {}
+  for name, value in pairs(require("luaform_http")) do
+    http[name] = value
+  end
+  http.paginate = require("luaform_pagination")
   local paths = require("luaform_paths")
-  M.http.escape, M.http.unescape, M.http.path = paths.escape, paths.unescape, paths.path
+  http.escape, http.unescape, http.path = paths.escape, paths.unescape, paths.path
+  M.http = http
 end
 -- Diagnostics (native): tf.fail { summary =, detail =, path = } ends the operation with an error
 -- shown at that attribute; tf.warn { ... } adds a warning.

@@ -15,7 +15,9 @@ local M = {}
 
 -- Type descriptors are tables tagged kind = "type"; calling one with an options table gives
 -- an attribute spec: { kind = "attribute", type = <descriptor>, required = ..., ... }.
-local type_metatable = {}
+-- Sealed: getmetatable gives its name, so that no script can change what a type does for
+-- every later call.
+local type_metatable = { __metatable = "luaform.type" }
 
 function type_metatable.__call(t, options)
   local problem = attribute_problem(t, options)

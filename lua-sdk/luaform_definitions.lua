@@ -66,10 +66,47 @@ local function define(kind, definition, functions, extra)
   return tagged
 end
 
+-- A duration option (`timeout = "10m"`): a string, which the host reads as Go's durations.
+local function duration_problem(what, value)
+  if value ~= nil and type(value) ~= "string" then
+    return string.format('%s must be a duration such as "10m", got %s', what, type(value))
+  end
+  return nil
+end
+
+local HOOK_KINDS = { check = true, plan = true, hook = true }
+
+-- `hook_timeouts = { check = "10s", plan = "1m", hook = "5m" }`: the time limits of the calls
+-- that have no timeouts of their own (see "Time limits" in the authoring guide).
+local function hook_timeouts_problem(limits)
+  if limits == nil then
+    return nil
+  end
+  local what = "tf.provider: hook_timeouts"
+  if type(limits) ~= "table" then
+    return what .. ' must be a table such as { check = "30s" }'
+  end
+  local problem = unknown_key(what, limits, HOOK_KINDS)
+  if problem then
+    return problem
+  end
+  for _, kind in ipairs(sorted_keys(limits)) do
+    problem = duration_problem(what .. "." .. kind, limits[kind])
+    if problem then
+      return problem
+    end
+  end
+  return nil
+end
+
 -- The public constructors keep their own frame (no tail call into define) so that define's
 -- error level CALLER + 1 is the script line.
 function M.provider(definition)
-  local tagged = define("provider", definition, { configure = false }, {})
+  local problem = type(definition) == "table" and hook_timeouts_problem(definition.hook_timeouts)
+  if problem then
+    error(problem, CALLER)
+  end
+  local tagged = define("provider", definition, { configure = false }, { hook_timeouts = true })
   return tagged
 end
 
@@ -202,14 +239,24 @@ end
 -- how `terraform query` finds the objects of the resource type of the same name
 -- (list_server.lua lists resource NAME_server, which must have an identity).
 function M.list_resource(definition)
-  local tagged = define("list_resource", definition, { list = true }, {})
+  local problem = type(definition) == "table"
+    and duration_problem("tf.list_resource: timeout", definition.timeout)
+  if problem then
+    error(problem, CALLER)
+  end
+  local tagged = define("list_resource", definition, { list = true }, { timeout = true })
   return tagged
 end
 
 -- tf.action { schema = { ... }, invoke = function(config, progress, client) ... end,
 -- plan = function(config, client) ... end }: an operation `action "NAME_X"` blocks run.
 function M.action(definition)
-  local tagged = define("action", definition, { invoke = true, plan = false }, {})
+  local problem = type(definition) == "table"
+    and duration_problem("tf.action: timeout", definition.timeout)
+  if problem then
+    error(problem, CALLER)
+  end
+  local tagged = define("action", definition, { invoke = true, plan = false }, { timeout = true })
   return tagged
 end
 

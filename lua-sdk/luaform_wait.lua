@@ -123,8 +123,11 @@ end
 
 -- The error value tf.retryable(message) makes: raised inside tf.retry's function, it asks for
 -- another attempt.
+-- Sealed: getmetatable(err) gives the name, which is how tf.retry knows one.
+local RETRYABLE = "luaform.retryable"
 local Retryable = {
-  __name = "luaform.retryable",
+  __name = RETRYABLE,
+  __metatable = RETRYABLE,
   __tostring = function(self)
     return self.message
   end,
@@ -152,7 +155,7 @@ function M.retry(timeout, fn)
       return table.unpack(result, 2, result.n)
     end
     local err = result[2]
-    if getmetatable(err) ~= Retryable then
+    if getmetatable(err) ~= RETRYABLE then
       error(err, 0)
     end
     local left = deadline - time.now()

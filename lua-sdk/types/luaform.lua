@@ -283,11 +283,18 @@ function ResourceData:renew_in(seconds) end
 ---@field upgrade? luaform.Upgrades how older identities become the current one
 ---@field mutable? boolean the remote object can be renamed in place
 
+--- The time limits of the calls without timeouts of their own: durations such as "30s".
+---@class (exact) luaform.HookTimeouts : { check?: any, plan?: any, hook?: any, [string]: nil }
+---@field check? string validators, diff_suppress, state_func, provider-defined functions (10s)
+---@field plan? string plan functions, requires_replace_if, customize_diff, plan_destroy, an action's plan (1m)
+---@field hook? string configure, import, upgrades, move_state, ephemeral open/renew/close (5m)
+
 --- What `tf.provider { ... }` takes.
----@class (exact) luaform.ProviderDefinition : { description?: any, schema?: any, configure?: any, [string]: nil }
+---@class (exact) luaform.ProviderDefinition : { description?: any, schema?: any, configure?: any, hook_timeouts?: any, [string]: nil }
 ---@field description? luaform.Description
 ---@field schema? luaform.Schema the provider block's arguments
 ---@field configure? fun(config: table<string, any>, unknown: table<string, boolean>): luaform.Client builds the client every function gets
+---@field hook_timeouts? luaform.HookTimeouts
 
 --- What `tf.resource { ... }` takes.
 ---@class (exact) luaform.ResourceDefinition : { description?: any, deprecated?: any, schema?: any, create?: any, read?: any, update?: any, delete?: any, exists?: any, customize_diff?: any, plan_destroy?: any, import?: any, schema_version?: any, upgrade?: any, move_state?: any, timeouts?: any, identity?: any, [string]: nil }
@@ -325,8 +332,9 @@ function ResourceData:renew_in(seconds) end
 ---@field close? fun(d: luaform.ResourceData, client: luaform.Client) releases what open made; sees only private data
 
 --- What `tf.action { ... }` takes.
----@class (exact) luaform.ActionDefinition : { description?: any, schema?: any, plan?: any, invoke?: any, [string]: nil }
+---@class (exact) luaform.ActionDefinition : { description?: any, schema?: any, plan?: any, invoke?: any, timeout?: any, [string]: nil }
 ---@field description? luaform.Description
+---@field timeout? string how long `invoke` may run ("20m" unless set)
 ---@field schema? luaform.Schema the `config { }` of an `action` block
 ---@field plan? fun(config: table<string, any>, client: luaform.Client) checks the configuration when a plan includes the action; an error fails the plan
 ---@field invoke fun(config: table<string, any>, progress: fun(message: string), client: luaform.Client) runs the action; `progress` shows a message in the CLI
@@ -347,8 +355,9 @@ function ResourceData:renew_in(seconds) end
 ---@alias luaform.ListEmit fun(object: luaform.ListedObject): boolean
 
 --- What `tf.list_resource { ... }` takes.
----@class (exact) luaform.ListResourceDefinition : { description?: any, schema?: any, list?: any, [string]: nil }
+---@class (exact) luaform.ListResourceDefinition : { description?: any, schema?: any, list?: any, timeout?: any, [string]: nil }
 ---@field description? luaform.Description
+---@field timeout? string how long `list` may run ("20m" unless set)
 ---@field schema? luaform.Schema the `config { }` of a `list` block: its filters
 ---@field list fun(request: luaform.ListRequest, emit: luaform.ListEmit, client: luaform.Client) emits each object it finds; stop when `emit` returns false
 
@@ -372,7 +381,7 @@ function ResourceData:renew_in(seconds) end
 
 --- A checked definition, tagged with its kind: what a script returns.
 ---@class luaform.Definition
----@field kind "provider"|"resource"|"data_source"|"ephemeral"|"function"
+---@field kind "provider"|"resource"|"data_source"|"ephemeral"|"function"|"list_resource"|"action"
 
 --- A diagnostic for `tf.fail` and `tf.warn`.
 ---@class (exact) luaform.DiagnosticSpec : { summary?: any, detail?: any, path?: any, argument?: any, [string]: nil }

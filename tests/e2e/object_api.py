@@ -37,7 +37,7 @@ class Fault:
     status: int
     count: int
     retry_after: str | None = None
-    body: str = '{"error": "injected"}'
+    body: str | bytes = '{"error": "injected"}'  # bytes: sent as they are (Latin-1, say)
     delay: float = 0.0
     inflates_to: int = 0  # > 0: a gzip body of that many zero bytes instead of `body`
 
@@ -64,7 +64,7 @@ class ObjectApi:
     on_create: Callable[[dict], dict] | None = None
 
     def fail(self, method: str, status: int, count: int = 1, *, retry_after: str | None = None,
-             body: str = '{"error": "injected"}', delay: float = 0.0,
+             body: str | bytes = '{"error": "injected"}', delay: float = 0.0,
              inflates_to: int = 0) -> None:
         """The next `count` requests with `method` are answered `status` (after `delay`); with
         `inflates_to`, by a small gzip body that inflates to that many bytes."""
@@ -109,9 +109,9 @@ def handler_for(api: ObjectApi):
             pass
 
         def answer(self, status: int, payload=None, headers: dict[str, str] | None = None,
-                   raw: str | None = None) -> None:
+                   raw: str | bytes | None = None) -> None:
             body = raw if raw is not None else ("" if payload is None else json.dumps(payload))
-            data = body.encode()
+            data = body if isinstance(body, bytes) else body.encode()
             self.send_response(status)
             if data:
                 self.send_header("Content-Type", "application/json")

@@ -1,9 +1,9 @@
 // PlanAction and InvokeAction: an `action` block's operation (Terraform 1.14), which changes
 // nothing in state. The plan asks the action's own check, once its configuration is known (a
-// lifecycle trigger may plan it with values not known yet: the check then waits for the
-// invoke). The invoke streams progress messages as the action reports them, then exactly one
-// completed event with its diagnostics: the CLI ends its reading there, and takes an event
-// that is neither for a broken provider.
+// lifecycle trigger may plan it with values not known yet); the invoke asks it again before it
+// runs, so that no configuration runs unchecked. The invoke streams progress messages as the
+// action reports them, then exactly one completed event with its diagnostics: the CLI ends its
+// reading there, and takes an event that is neither for a broken provider.
 #include <map>
 #include <optional>
 #include <string>
@@ -31,14 +31,22 @@ std::optional<Value> known_config(const std::map<std::string, Schema>& actions,
 
 }  // namespace
 
-Diagnostics ProviderService::plan_action(const ActionRequest& req) const {
-  return detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
+PlanActionResponse ProviderService::plan_action(const ActionRequest& req) const {
+  return detail::in_session<PlanActionResponse>(*logic_, provider_secrets(), [&](Session& session) {
     SecretScope& secrets = session.secrets();
-    Diagnostics diags;
+    PlanActionResponse resp;
+    Diagnostics& diags = resp.diagnostics;
     const std::optional<Value> config = known_config(schema_.actions, req, secrets, diags);
-    if (!config) return diags;
+    if (!config) return resp;
+    // The check needs the client: without the provider's configuration it waits for a
+    // later run where the CLI allows it, and is refused where it does not.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      return resp;
+    }
+    if (refuses_unconfigured("plan action " + req.type_name, diags)) return resp;
     diags.append(session.plan_action(req.type_name, *config));
-    return diags;
+    return resp;
   });
 }
 
@@ -58,6 +66,12 @@ void ProviderService::invoke_action(const ActionRequest& req, const ActionSink& 
           }
           return diags;
         }
+        if (refuses_unconfigured("invoke " + req.type_name, diags)) return diags;
+        // The plan-time check runs again first: a trigger planned with values not known yet
+        // (`message = "created ${x.id}"`) had it skipped then, and an invalid configuration
+        // must not run unchecked. Its errors keep the invoke from running.
+        diags.append(session.plan_action(req.type_name, *config));
+        if (diags.has_errors()) return diags;
         const ActionProgress progress = [&](const std::string& message) {
           ActionEvent event;
           event.progress = secrets.hide_text(message);

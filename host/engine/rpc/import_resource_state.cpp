@@ -24,6 +24,13 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     Diagnostics& diags = resp.diagnostics;
     const Schema* schema = detail::find_schema(schema_.resources, "resource", req.type_name, diags);
     if (!schema) return resp;
+    // The provider's configuration is not known yet: the import waits for a later run, where
+    // the CLI allows it; it never runs without the client.
+    if (defers(req.deferral_allowed)) {
+      resp.deferred = DeferralReason::ProviderConfigUnknown;
+      return resp;
+    }
+    if (refuses_unconfigured("import " + req.type_name, diags)) return resp;
     if (!schema->importable) {
       diags.error("Resource " + req.type_name + " does not support import",
                   "Its script declares no import function" + for_example(Hint::ImportById) + ".");

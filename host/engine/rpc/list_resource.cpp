@@ -24,6 +24,24 @@ ListEvent left_out(const std::string& type_name, const ListedObject& listed,
   return event;
 }
 
+// Whether a string of `value` (an identity: a few attributes) shows a secret in scope.
+bool holds_secret(const Value& value, const SecretScope& secrets) {
+  if (!value.is_known() || value.is_null()) return false;
+  if (value.type().kind() == TypeKind::String)
+    return secrets.hide_text(value.as_string()) != value.as_string();
+  if (const Value::List* elements = list_data(value)) {
+    for (const Value& element : *elements) {
+      if (holds_secret(element, secrets)) return true;
+    }
+  }
+  if (const Value::Object* members = object_data(value)) {
+    for (const auto& [name, member] : *members) {
+      if (holds_secret(member, secrets)) return true;
+    }
+  }
+  return false;
+}
+
 // The whole object named by `identity`, as importing it by that identity and refreshing it
 // give it; null when the read finds it gone. Problems go to `diags`.
 Value object_by_identity(const Schema& schema, const std::string& type_name, const Value& identity,
@@ -85,14 +103,22 @@ void ProviderService::list_resource(const ListRequest& req, const ListSink& sink
                                    "its identity has no \"" + a.name + "\", which import needs"));
             }
           }
+          // An identity is data the CLI prints and stores in clear: one that holds a secret is
+          // not sent. A display name is for people: its secrets are hidden.
+          if (holds_secret(listed.identity, secrets)) {
+            return send(left_out(req.type_name, listed, "its identity holds a sensitive value"));
+          }
           ListEvent event;
           event.identity = listed.identity;
-          event.display_name = listed.display_name;
+          event.display_name = secrets.hide_text(listed.display_name);
           if (req.include_resource_object) {
             Diagnostics problems;
-            Value object = listed.object ? unknowns_to_null(*listed.object)
-                                         : object_by_identity(*schema, req.type_name,
-                                                              listed.identity, run, problems);
+            // Write-only values are kept nowhere: the object the script gave loses them as an
+            // import and read's would.
+            Value object =
+                listed.object
+                    ? without_write_only(schema->block, unknowns_to_null(*listed.object))
+                    : object_by_identity(*schema, req.type_name, listed.identity, run, problems);
             if (problems.has_errors() || object.is_null()) {
               std::string why = "reading it found nothing";
               for (const auto& d : problems.items()) {

@@ -160,6 +160,7 @@ struct BasicImportRequest {
   std::string type_name;
   std::string id;
   V identity{};
+  bool deferral_allowed = false;
 };
 template <class V>
 struct BasicImportedResource {
@@ -172,6 +173,7 @@ template <class V>
 struct BasicImportResponse {
   std::vector<BasicImportedResource<V>> imported;
   Diagnostics diagnostics;
+  std::optional<DeferralReason> deferred{};
 };
 
 // An ephemeral resource's lifecycle: Open gives the value, private data and when to renew; the
@@ -263,6 +265,12 @@ template <class V>
 struct BasicActionRequest {
   std::string type_name;
   V config;
+  bool deferral_allowed = false;  // PlanAction's
+};
+// PlanAction's answer: the check's diagnostics, or a deferral.
+struct PlanActionResponse {
+  Diagnostics diagnostics;
+  std::optional<DeferralReason> deferred{};
 };
 // What an invoked action reports while it runs: a progress message, or (last, exactly once)
 // that it completed, with its diagnostics.

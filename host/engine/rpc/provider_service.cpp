@@ -209,6 +209,15 @@ Diagnostics ProviderService::configure_provider(const ConfigureRequest& req) {
   });
 }
 
+bool ProviderService::refuses_unconfigured(const std::string& what, Diagnostics& diags) const {
+  if (!provider_config_unknown_.load()) return false;
+  diags.error("The provider's configuration is not known yet",
+              "Cannot " + what +
+                  " before the values the provider block uses are known: apply "
+                  "what they come from first, or run the CLI with deferrals allowed.");
+  return true;
+}
+
 std::shared_ptr<const std::vector<std::string>> ProviderService::provider_secrets() const {
   const std::lock_guard<std::mutex> lock(provider_secrets_mutex_);
   return provider_secrets_;

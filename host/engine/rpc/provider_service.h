@@ -39,7 +39,7 @@ class ProviderService {
   Diagnostics validate_list_resource_config(const ValidateRequest& req) const;
   void list_resource(const ListRequest& req, const ListSink& sink) const;
   Diagnostics validate_action_config(const ValidateRequest& req) const;
-  Diagnostics plan_action(const ActionRequest& req) const;
+  PlanActionResponse plan_action(const ActionRequest& req) const;
   void invoke_action(const ActionRequest& req, const ActionSink& sink) const;
   GetIdentitySchemasResponse get_resource_identity_schemas() const;
   UpgradeIdentityResponse upgrade_resource_identity(const UpgradeIdentityRequest& req) const;
@@ -82,6 +82,9 @@ class ProviderService {
   std::atomic<bool> provider_config_unknown_{false};
   // Whether a call that allows deferrals is deferred for the provider's configuration.
   bool defers(bool allowed) const { return allowed && provider_config_unknown_.load(); }
+  // When the provider's configuration is not known (and the request may not defer), an error
+  // naming `what` in `diags`: the call would otherwise run without the client. True then.
+  bool refuses_unconfigured(const std::string& what, Diagnostics& diags) const;
 };
 
 }  // namespace luaform::engine

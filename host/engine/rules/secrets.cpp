@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include "host/engine/value/value_walk.h"
 
@@ -148,24 +150,31 @@ void lua_quoted(const std::string& secret, std::vector<std::string>& out) {
   out.push_back(std::move(text));
 }
 
-// Percent-encoded, in upper and lower case hex, and as a form value (space as "+").
+// Percent-encoded, in upper and lower case hex: as a query or form value (only RFC 3986's
+// unreserved characters kept; a space also as "+"), and as a path segment, where Go's
+// url.PathEscape and the SDK's tf.http.escape keep the sub-delimiters "$&+,:;=@" too.
 void url_encoded(const std::string& secret, std::vector<std::string>& out) {
+  static constexpr std::string_view kPathKept = "$&+,:;=@";
   for (const char* digits : {"0123456789ABCDEF", "0123456789abcdef"}) {
     std::string percent;
     std::string form;
+    std::string segment;
     for (const char c : secret) {
       const auto byte = static_cast<unsigned char>(c);
       if (std::isalnum(byte) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
         percent += c;
         form += c;
+        segment += c;
         continue;
       }
       const std::string escape = {'%', digits[byte >> 4], digits[byte & 15]};
       percent += escape;
       form += c == ' ' ? std::string("+") : escape;
+      segment += kPathKept.find(c) != std::string_view::npos ? std::string(1, c) : escape;
     }
     out.push_back(std::move(percent));
     out.push_back(std::move(form));
+    out.push_back(std::move(segment));
   }
 }
 

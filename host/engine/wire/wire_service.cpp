@@ -213,7 +213,8 @@ ImportResponse WireService::import_resource_state(const ImportRequest& req) cons
   const Schema* schema = find(schema_.resources, req.type_name);
   const Shape shape(schema);
   engine::ImportRequest decoded{req.type_name, req.id,
-                                shape.decode_identity(req.identity, resp.diagnostics)};
+                                shape.decode_identity(req.identity, resp.diagnostics),
+                                req.deferral_allowed};
   // An identity for a resource that declares none has no type to be read with: it goes on as
   // a value not known, and the engine refuses to import by it.
   if (schema && !schema->identity && !req.identity.empty()) {
@@ -227,6 +228,7 @@ ImportResponse WireService::import_resource_state(const ImportRequest& req) cons
                              of.encode_identity(r.identity)});
   }
   resp.diagnostics = std::move(imported.diagnostics);
+  resp.deferred = imported.deferred;
   return resp;
 }
 
@@ -273,11 +275,13 @@ void WireService::list_resource(const ListRequest& req, const ListSink& sink) co
   });
 }
 
-Diagnostics WireService::plan_action(const ActionRequest& req) const {
-  Diagnostics diags;
+PlanActionResponse WireService::plan_action(const ActionRequest& req) const {
+  PlanActionResponse resp;
   engine::ActionRequest decoded{
-      req.type_name, Shape(find(schema_.actions, req.type_name)).decode(req.config, diags)};
-  if (diags.has_errors()) return diags;
+      req.type_name,
+      Shape(find(schema_.actions, req.type_name)).decode(req.config, resp.diagnostics),
+      req.deferral_allowed};
+  if (resp.diagnostics.has_errors()) return resp;
   return service_->plan_action(decoded);
 }
 

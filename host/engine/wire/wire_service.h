@@ -76,7 +76,7 @@ class WireService {
   UpgradeIdentityResponse upgrade_resource_identity(const UpgradeIdentityRequest& req) const;
   GenerateConfigResponse generate_resource_config(const GenerateConfigRequest& req) const;
   void list_resource(const ListRequest& req, const ListSink& sink) const;
-  Diagnostics plan_action(const ActionRequest& req) const;
+  PlanActionResponse plan_action(const ActionRequest& req) const;
   void invoke_action(const ActionRequest& req, const ActionSink& sink) const;
   OpenEphemeralResponse open_ephemeral_resource(const OpenEphemeralRequest& req) const;
   CallFunctionResponse call_function(const CallFunctionRequest& req) const;

@@ -31,14 +31,14 @@ int run_body(lua_State* L) {
 
 }  // namespace
 
-std::optional<std::string> protected_run(lua_State* L, const Body& body, int nargs) {
+std::optional<std::string> protected_run(lua_State* L, const Body& body, int nargs, int handler) {
   const int base = lua_gettop(L) - nargs;
   // Neither push allocates, so nothing here can raise outside the protected call.
   lua_pushcfunction(L, guarded<run_body>);
   lua_pushlightuserdata(L, const_cast<Body*>(&body));
   lua_rotate(L, base + 1, 2);  // function, body, args...
   std::optional<std::string> failure;
-  if (lua_pcall(L, nargs + 1, 0, 0) != LUA_OK) failure = error_message(L);
+  if (lua_pcall(L, nargs + 1, 0, handler) != LUA_OK) failure = error_message(L);
   lua_settop(L, base);
   return failure;
 }

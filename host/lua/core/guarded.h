@@ -32,9 +32,11 @@ int guarded(lua_State* L) {
 // Runs `body` inside lua_pcall, with the top `nargs` values of the stack moved into its frame
 // at indices 1..nargs. Returns the error message when a Lua error (or a C++ exception, via
 // `guarded`) ended it, nullopt when it completed. Either way the arguments are consumed and
-// nothing is left on the stack.
+// nothing is left on the stack. `handler`, when not 0, is the stack index of a message handler
+// (below the arguments), which sees each error before the stack unwinds.
 using Body = std::function<void(lua_State*)>;
-std::optional<std::string> protected_run(lua_State* L, const Body& body, int nargs = 0);
+std::optional<std::string> protected_run(lua_State* L, const Body& body, int nargs = 0,
+                                         int handler = 0);
 
 // The message of the error value on top of the stack (any Lua type), without popping it.
 std::string error_message(lua_State* L, int index = -1);

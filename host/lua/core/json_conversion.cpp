@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/sandbox.h"
 
@@ -36,6 +37,7 @@ void mark_as_array(lua_State* L, int index) {
     lua_newtable(L);
     lua_pushliteral(L, "json array");
     lua_setfield(L, -2, "__name");
+    seal_metatable(L, -1, "json array");
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &kArrayMarker);
   }

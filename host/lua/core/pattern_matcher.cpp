@@ -88,16 +88,12 @@ bool in_set(int c, const char* p, const char* close) {
 
 }  // namespace
 
-MatchBudget::MatchBudget(lua_State* state, size_t subject_length, size_t pattern_length)
-    : L(state),
-      allowance(std::max<uint64_t>(uint64_t{1} << 27,
-                                   uint64_t{64} * (subject_length + 1) * (pattern_length + 1))) {}
-
 void MatchBudget::check() const {
   if (auto reason = limit_reached(L)) throw std::runtime_error(*reason);
-  if (steps > allowance) {
+  if (std::chrono::steady_clock::now() - started > kTimeLimit) {
     throw std::runtime_error(
-        "pattern too complex for this subject: matching gave up after " + std::to_string(steps) +
+        "pattern too complex for this subject: matching gave up after " +
+        std::to_string(kTimeLimit.count() / 1000) + " s and " + std::to_string(steps) +
         " steps (a pattern that backtracks this much can run for hours; simplify it or match "
         "in parts)");
   }

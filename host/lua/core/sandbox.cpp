@@ -1,16 +1,20 @@
 #include "host/lua/core/sandbox.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "host/engine/rpc/cancellation.h"
 #include "host/engine/rules/secrets.h"
 #include "host/lua/core/call_context.h"
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/sandbox_guards.h"
 #include "host/lua/core/string_patterns.h"
@@ -55,7 +59,11 @@ bool over_memory_limit(lua_State* L, const RunLimits* limits) {
   return limits->memory_used > limits->memory_limit;
 }
 
-const char* exceeded(const RunLimits* limits) {
+// How many runs of the count hook (of kHookInterval instructions each) pass between two asks
+// whether the CLI cancelled the call: a few microseconds of script apart.
+constexpr uint32_t kCancelInterval = 16;
+
+const char* exceeded(RunLimits* limits, bool ask_cancelled) {
   if (limits == nullptr) return nullptr;
   if (limits->stops != nullptr &&
       limits->stops->load(std::memory_order_relaxed) != limits->stops_before) {
@@ -64,6 +72,7 @@ const char* exceeded(const RunLimits* limits) {
   if (limits->deadline && std::chrono::steady_clock::now() > *limits->deadline) {
     return limits->deadline_message.c_str();
   }
+  if (ask_cancelled && engine::call_cancelled()) return engine::kCancelledMessage;
   return nullptr;
 }
 
@@ -78,7 +87,8 @@ void limits_hook(lua_State* L, lua_Debug*) {
     lua_concat(L, 2);
     lua_error(L);
   }
-  const char* message = exceeded(limits);
+  const char* message =
+      exceeded(limits, limits != nullptr && ++limits->ticks % kCancelInterval == 0);
   if (message == nullptr) return;
   // Inside a hook, level 0 is the Lua function being run: the line the script was at.
   luaL_where(L, 0);
@@ -117,23 +127,35 @@ int load_text_only(lua_State* L) {
   return lua_gettop(L);
 }
 
-// The obvious doors from a file name into the host process or the machine's memory: any
-// process's directory under /proc (/proc/self/mem lets a script rewrite the host's code) and
-// the memory devices. Links are followed first, so no other name reaches them either.
-bool is_host_door(const std::string& name) {
-  std::error_code ec;
-  const std::filesystem::path real = std::filesystem::weakly_canonical(name, ec);
-  if (ec) return false;
-  auto part = real.begin();
-  if (part == real.end() || *part != "/" || ++part == real.end()) return false;
+// Whether `path` (absolute) is one of the doors below.
+bool is_door_path(const std::filesystem::path& path) {
+  auto part = path.begin();
+  if (part == path.end() || *part != "/" || ++part == path.end()) return false;
   if (*part == "dev") {
-    ++part;
-    return part != real.end() && (*part == "mem" || *part == "kmem" || *part == "port");
+    if (++part == path.end()) return false;
+    const std::string device = part->string();
+    // The memory devices, and the plugin's own standard streams and terminal: scripts have no
+    // standard input or output (stdout carries the plugin protocol).
+    return device == "mem" || device == "kmem" || device == "port" || device == "stdin" ||
+           device == "stdout" || device == "stderr" || device == "fd" || device == "tty" ||
+           device == "console" || device == "pts";
   }
-  if (*part != "proc" || ++part == real.end()) return false;
+  if (*part != "proc" || ++part == path.end()) return false;
   const std::string process = part->string();
   return process == "self" || process == "thread-self" ||
          process.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// The obvious doors from a file name into the host process, its standard streams or the
+// machine's memory: any process's directory under /proc (/proc/self/mem lets a script rewrite
+// the host's code), /dev/stdin and /dev/fd, the terminal and the memory devices. The name is
+// checked as written and once links are followed, so no other name reaches them either.
+bool is_host_door(const std::string& name) {
+  std::error_code ec;
+  const std::filesystem::path written = std::filesystem::absolute(name, ec).lexically_normal();
+  if (!ec && is_door_path(written)) return true;
+  const std::filesystem::path real = std::filesystem::weakly_canonical(name, ec);
+  return !ec && is_door_path(real);
 }
 
 void refuse_host_doors(lua_State* L, const char* function) {
@@ -149,6 +171,64 @@ void refuse_host_doors(lua_State* L, const char* function) {
 // io.lines cannot read the plugin's stdin either.
 int file_function(lua_State* L) {
   refuse_host_doors(L, lua_tostring(L, lua_upvalueindex(2)));
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+// string.rep(s, n [, sep]) that allocates its result once, from the state's memory (so the
+// limit refuses what would not fit before any work is done), and fills it by doubling: Lua's adds
+// one copy at a time inside one C call, which the count hook cannot end (a 1 GiB result took
+// 20 s there).
+int bounded_rep(lua_State* L) {
+  size_t length = 0;
+  size_t separator_length = 0;
+  const char* text = luaL_checklstring(L, 1, &length);
+  const lua_Integer count = luaL_checkinteger(L, 2);
+  const char* separator = luaL_optlstring(L, 3, "", &separator_length);
+  const size_t unit = length + separator_length;
+  if (count <= 0 || unit == 0) {
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  const auto times = static_cast<size_t>(count);
+  if (unit > (SIZE_MAX - 1) / times) return luaL_error(L, "resulting string too large");
+  const size_t total = unit * times - separator_length;
+  luaL_Buffer buffer;
+  char* out = luaL_buffinitsize(L, &buffer, total);
+  std::memcpy(out, text, length);
+  size_t filled = length;
+  if (times > 1) {
+    std::memcpy(out + filled, separator, separator_length);
+    filled += separator_length;
+  }
+  // out holds whole units (text and separator); each copy doubles them, the last one ends
+  // with a text without its separator.
+  while (filled < total) {
+    const size_t n = std::min(filled, total - filled);
+    std::memcpy(out + filled, out, n);
+    filled += n;
+  }
+  luaL_pushresultsize(&buffer, total);
+  return 1;
+}
+
+// collectgarbage without the options that would change later calls on the state: "stop" (the
+// collector stayed off for every call after it, and memory grew without end), and the modes
+// and tunings. Collecting, counting and stepping stay. Upvalue 1: the library's function.
+int bounded_collectgarbage(lua_State* L) {
+  static constexpr const char* kAllowed[] = {"collect", "count", "step", "isrunning"};
+  const char* option = luaL_optstring(L, 1, "collect");
+  bool allowed = false;
+  for (const char* name : kAllowed) allowed = allowed || std::strcmp(option, name) == 0;
+  if (!allowed) {
+    return luaL_error(L,
+                      "collectgarbage(\"%s\") is not available to provider scripts: it would "
+                      "change how every later call on this state collects (\"collect\", "
+                      "\"count\", \"step\" and \"isrunning\" are)",
+                      option);
+  }
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -208,6 +288,13 @@ void open_libraries(lua_State* L) {
   lua_setglobal(L, "load");
   lua_pushcfunction(L, guarded<print_to_stderr>);
   lua_setglobal(L, "print");
+  lua_getglobal(L, "collectgarbage");
+  lua_pushcclosure(L, guarded<bounded_collectgarbage>, 1);
+  lua_setglobal(L, "collectgarbage");
+  lua_getglobal(L, LUA_STRLIBNAME);
+  lua_pushcfunction(L, guarded<bounded_rep>);
+  lua_setfield(L, -2, "rep");
+  lua_pop(L, 1);
   install_sandbox_guards(L);
   install_budgeted_patterns(L);
 }
@@ -221,11 +308,17 @@ int refuse_global(lua_State* L) {
                     name);
 }
 
-// rawset without a way around the proxy (upvalue 1: the proxy, upvalue 2: rawset).
+// rawset without a way around the proxy or a frozen table (upvalue 1: the proxy, upvalue 2:
+// rawset).
 int guarded_rawset(lua_State* L) {
   if (lua_rawequal(L, 1, lua_upvalueindex(1))) {
     lua_settop(L, 2);
     return refuse_global(L);
+  }
+  if (is_frozen(L, 1)) {
+    throw std::runtime_error(
+        "rawset: this table is read-only (a table of Lua's or the SDK's libraries: a change "
+        "would reach every later call)");
   }
   lua_pushvalue(L, lua_upvalueindex(2));
   lua_insert(L, 1);
@@ -233,16 +326,60 @@ int guarded_rawset(lua_State* L) {
   return 1;
 }
 
-// pairs(_G) and next-style iteration see the real globals through the proxy.
-int globals_pairs(lua_State* L) {
-  lua_getglobal(L, "next");
-  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+// The libraries every script shares, frozen once the state is set up (see frozen_tables.h).
+// `package` is replaced by a frozen copy whose loaded, preload and searchers are read-only
+// views: require goes on using the real ones, which a script can no longer reach.
+void freeze_libraries(lua_State* L, int real_globals) {
+  for (const char* name : {LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME, LUA_UTF8LIBNAME,
+                           LUA_COLIBNAME, LUA_IOLIBNAME, LUA_OSLIBNAME}) {
+    lua_getfield(L, real_globals, name);
+    freeze_table(L, -1, name);
+    lua_pop(L, 1);
+  }
+  // Strings' methods are read straight from the hidden table, not through string's metatable.
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  lua_getfield(L, real_globals, LUA_STRLIBNAME);
   lua_getmetatable(L, -1);
   lua_getfield(L, -1, "__index");
-  lua_remove(L, -2);
-  lua_remove(L, -2);
+  lua_setfield(L, -4, "__index");
+  lua_pop(L, 4);
+
+  lua_getfield(L, real_globals, LUA_LOADLIBNAME);
+  const int real_package = lua_gettop(L);
+  lua_newtable(L);
+  const int copy = lua_gettop(L);
+  for (const char* field : {"path", "cpath", "config", "searchpath"}) {
+    lua_getfield(L, real_package, field);
+    lua_setfield(L, copy, field);
+  }
+  for (const char* field : {"loaded", "preload", "searchers"}) {
+    lua_getfield(L, real_package, field);
+    push_read_only_view(L, -1, std::string("package.") + field);
+    lua_setfield(L, copy, field);
+    lua_pop(L, 1);
+  }
+  freeze_table(L, copy, LUA_LOADLIBNAME);
+  lua_pushvalue(L, copy);
+  lua_setfield(L, real_globals, LUA_LOADLIBNAME);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_pushvalue(L, copy);
+  lua_setfield(L, -2, LUA_LOADLIBNAME);
+  lua_pop(L, 3);
+
+  // The metatables Lua's libraries and the host registered by name (files' "FILE*", `d`'s)
+  // can no longer be reached with getmetatable.
   lua_pushnil(L);
-  return 3;
+  while (lua_next(L, LUA_REGISTRYINDEX) != 0) {
+    if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1)) {
+      if (lua_getfield(L, -1, "__name") == LUA_TSTRING) {
+        const std::string name = lua_tostring(L, -1);
+        seal_metatable(L, -2, name.c_str());
+      }
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
 }
 
 void seal(lua_State* L) {
@@ -257,7 +394,7 @@ void seal(lua_State* L) {
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, refuse_global);
   lua_setfield(L, -2, "__newindex");
-  lua_pushcfunction(L, globals_pairs);
+  push_pairs_over(L, real);
   lua_setfield(L, -2, "__pairs");
   lua_pushliteral(L, "the globals are sealed");
   lua_setfield(L, -2, "__metatable");
@@ -271,6 +408,7 @@ void seal(lua_State* L) {
   lua_setfield(L, real, "rawset");
   lua_pushvalue(L, proxy);
   lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  freeze_libraries(L, real);
 
   // getmetatable("") gives this string instead of the table every string shares.
   lua_pushliteral(L, "");
@@ -291,7 +429,7 @@ void seal_globals(lua_State* L) {
 }
 
 std::optional<std::string> limit_reached(lua_State* L) {
-  if (const char* message = exceeded(run_limits(L))) return std::string(message);
+  if (const char* message = exceeded(run_limits(L), true)) return std::string(message);
   return std::nullopt;
 }
 

@@ -39,6 +39,9 @@ struct RunLimits {
   // (Lua's "not enough memory"), so that no script can exhaust the host.
   size_t memory_limit = default_memory_limit();
   size_t memory_used = 0;  // kept by the allocator
+  // Counts the count hook's runs, so that it asks whether the CLI cancelled the call only now
+  // and then (engine::call_cancelled asks the RPC's stream).
+  uint32_t ticks = 0;
 
   // LUAFORM_MEMORY_LIMIT_MB when set (0 for none), else 1024 MiB.
   static size_t default_memory_limit();

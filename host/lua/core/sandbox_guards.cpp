@@ -1,5 +1,9 @@
 #include "host/lua/core/sandbox_guards.h"
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "host/lua/core/sandbox.h"
 
 namespace luaform::lua {
@@ -10,14 +14,26 @@ bool must_end(lua_State* L) {
 }
 
 // After pcall, xpcall or coroutine.resume returned: (false, error) while the call must end
-// raises the error again; anything else is returned as it is.
+// raises the stop or the timeout; anything else is returned as it is. The error caught is
+// raised again when it is that very stop or timeout (it names the line the script had
+// reached); an error of the body's own, caught after the deadline passed, gives way to the
+// deadline's at the line of the pcall.
 int reraise_if_ending(lua_State* L, int /*status*/, lua_KContext first) {
   const int base = static_cast<int>(first);
-  if (lua_gettop(L) > base && !lua_toboolean(L, base + 1) && must_end(L)) {
+  if (lua_gettop(L) <= base || lua_toboolean(L, base + 1)) return lua_gettop(L) - base;
+  const std::optional<std::string> reason = limit_reached(L);
+  if (!reason) return lua_gettop(L) - base;
+  size_t length = 0;
+  const char* caught =
+      lua_type(L, base + 2) == LUA_TSTRING ? lua_tolstring(L, base + 2, &length) : nullptr;
+  if (caught != nullptr && std::string_view(caught, length).ends_with(*reason)) {
     lua_pushvalue(L, base + 2);
     return lua_error(L);
   }
-  return lua_gettop(L) - base;
+  luaL_where(L, 1);
+  lua_pushlstring(L, reason->data(), reason->size());
+  lua_concat(L, 2);
+  return lua_error(L);
 }
 
 // Calls the original function (upvalue 1) with all arguments, through reraise_if_ending; a

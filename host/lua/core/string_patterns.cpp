@@ -46,7 +46,7 @@ int find_or_match(lua_State* L, bool find) {
     ++p;
     --pattern_length;
   }
-  MatchBudget budget(L, length, pattern_length);
+  MatchBudget budget(L);
   PatternMatch state(s, length, p, pattern_length, &budget);
   const char* start = s + init - 1;
   do {
@@ -81,7 +81,7 @@ int gmatch_next(lua_State* L) {
   const lua_Integer last = lua_tointeger(L, lua_upvalueindex(4));
   // Started past the end of the subject: Lua 5.4 tries nowhere, not even at the end.
   if (from > length) return 0;
-  MatchBudget budget(L, length, pattern_length);
+  MatchBudget budget(L);
   PatternMatch state(s, length, p, pattern_length, &budget);
   for (const char* start = s + from; start <= state.subject_end(); ++start) {
     const char* end = state.match_at(start, p);
@@ -183,7 +183,7 @@ int gsub(lua_State* L) {
   }
   luaL_Buffer b;
   luaL_buffinit(L, &b);
-  MatchBudget budget(L, length, pattern_length);
+  MatchBudget budget(L);
   PatternMatch state(s, length, p, pattern_length, &budget);
   const char* at = s;
   const char* last = nullptr;

@@ -1,7 +1,7 @@
 // string.find, string.match, string.gmatch and string.gsub for provider scripts: Lua 5.4's
 // functions, argument for argument and result for result, over the budgeted matcher of
 // pattern_matcher.h, so that no pattern runs past the operation's timeout, a StopProvider, or
-// a fixed allowance of steps.
+// a fixed time (MatchBudget::kTimeLimit).
 #pragma once
 
 #include <lua.hpp>

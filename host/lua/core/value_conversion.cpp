@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/engine/rules/zero_values.h"
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/sandbox.h"
 
 namespace luaform::lua {
@@ -365,6 +366,7 @@ void push_unknown_marker(lua_State* L) {
     return 1;
   });
   lua_setfield(L, -2, "__tostring");
+  seal_metatable(L, -1, "tf.unknown");
   lua_setmetatable(L, -2);
   lua_pushvalue(L, -1);
   lua_setfield(L, LUA_REGISTRYINDEX, kUnknownMarker);

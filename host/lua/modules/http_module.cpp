@@ -9,8 +9,11 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "host/engine/value/duration.h"
+#include "host/engine/value/utf8.h"
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
 #include "host/lua/core/sandbox.h"
@@ -431,8 +434,12 @@ void push_response(lua_State* L, const http::Response& response) {
 // "resource_thing.lua:12: GET http://host/things/7: 404: {...body...}".
 [[noreturn]] void raise_status(lua_State* L, const http::Request& request,
                                const http::Response& response) {
-  std::string quoted = response.body.substr(0, kQuotedBodyLimit);
-  if (response.body.size() > kQuotedBodyLimit) quoted += "...";
+  // Cut at a character's start, and made UTF-8 (a Latin-1 body's bytes become U+FFFD): the
+  // message ends up in a diagnostic, which the CLI refuses whole over one bad byte. Every
+  // well-formed character is kept byte for byte, so a secret the body quotes is still hidden.
+  const std::string_view cut = engine::utf8_prefix(response.body, kQuotedBodyLimit);
+  std::string quoted = engine::valid_utf8(cut);
+  if (cut.size() < response.body.size()) quoted += "...";
   std::string message = script_where(L) + request.method + " " + request.url + ": status " +
                         std::to_string(response.status);
   if (!quoted.empty()) message += ": " + quoted;
@@ -556,11 +563,14 @@ void register_metatables(lua_State* L) {
       lua_setfield(L, -2, verb.name);
     }
     lua_setfield(L, -2, "__index");
+    // Sealed: a script that reached it could give every client a finalizer of its own.
+    seal_metatable(L, -1, kClientMetatable);
   }
   lua_pop(L, 1);
   if (luaL_newmetatable(L, kErrorMetatable) != 0) {
     lua_pushcfunction(L, guarded<error_to_string>);
     lua_setfield(L, -2, "__tostring");
+    seal_metatable(L, -1, kErrorMetatable);
   }
   lua_pop(L, 1);
 }

@@ -98,8 +98,9 @@ int log_at(lua_State* L) {
   if (lua_istable(L, 2)) {
     lua_pushnil(L);
     while (lua_next(L, 2) != 0) {
+      // A field's name hides secrets too: a script may key a field by a value.
       if (lua_type(L, -2) == LUA_TSTRING) {
-        line[lua_tostring(L, -2)] = field_value(L, -1, secrets);
+        line[engine::redact(lua_tostring(L, -2), secrets)] = field_value(L, -1, secrets);
       }
       lua_pop(L, 1);
     }

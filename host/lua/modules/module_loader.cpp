@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/lua/core/embedded_sdk.h"
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
 #include "host/lua/core/value_conversion.h"
@@ -44,6 +45,28 @@ void load_embedded(lua_State* L, const EmbeddedModule& module) {
   }
 }
 
+// The SDK's modules (`luaform` and its `luaform_*` parts, native ones too) are frozen as their
+// loader returns them (frozen_tables.h): no call can change what a later one runs.
+bool is_sdk_module(const std::string& name) {
+  return name == "luaform" || name.starts_with("luaform_");
+}
+
+// A loader that freezes what the loader it wraps (upvalue 1) returns, named upvalue 2.
+int freezing_loader(lua_State* L) {
+  const int nargs = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, nargs, 1);
+  freeze_table(L, -1, lua_tostring(L, lua_upvalueindex(2)));
+  return 1;
+}
+
+// Replaces the loader on top of the stack by one that freezes the module `name` it loads.
+void freeze_when_loaded(lua_State* L, const std::string& name) {
+  lua_pushstring(L, name.c_str());
+  lua_pushcclosure(L, freezing_loader, 2);
+}
+
 // package.preload entry for an embedded module: upvalue 1 is its name.
 int preload_embedded(lua_State* L) {
   const std::string name = lua_tostring(L, lua_upvalueindex(1));
@@ -52,6 +75,7 @@ int preload_embedded(lua_State* L) {
   load_embedded(L, *module);
   lua_pushstring(L, name.c_str());
   lua_call(L, 1, 1);
+  freeze_table(L, -1, name);
   return 1;
 }
 
@@ -136,12 +160,14 @@ int search_module(lua_State* L) {
         return error_at_caller(L, "error loading module '%s' from '%s':\n\t%s", name.c_str(),
                                display.c_str(), error.c_str());
       }
+      if (is_sdk_module(name)) freeze_when_loaded(L, name);
       lua_pushstring(L, display.c_str());
       return 2;
     }
   }
   if (const EmbeddedModule* module = find_embedded(lua_tostring(L, 1))) {
     load_embedded(L, *module);
+    freeze_when_loaded(L, name);
     lua_pushliteral(L, ":embedded:");
     return 2;
   }
@@ -244,6 +270,7 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
   lua_getfield(L, package, "preload");
   for (const auto& [name, open] : native_modules) {
     lua_pushcfunction(L, open);
+    freeze_when_loaded(L, name);
     lua_setfield(L, -2, name);
   }
   lua_pop(L, 1);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 
+#include "host/engine/rules/secret_scope.h"
 #include "host/engine/rules/secrets.h"
 #include "host/lua/provider/sdk_spelling.h"
 #include "host/lua/provider/state_pool.h"
@@ -48,7 +49,8 @@ class LuaProvider : public engine::ProviderLogic {
         load_timeout_(options.load_timeout) {
     std::unique_ptr<ScriptState> first;
     try {
-      first = std::make_unique<ScriptState>(scripts_, stops_.get(), &report_, load_timeout_);
+      first = std::make_unique<ScriptState>(scripts_, stops_.get(), &report_, load_timeout_,
+                                            &report_.schema);
     } catch (const std::exception& e) {
       report_.diagnostics.error("Cannot start Lua", e.what());
     }
@@ -57,8 +59,8 @@ class LuaProvider : public engine::ProviderLogic {
     later_scripts_ = without(scripts_, report_.failed);
     pool_ = std::make_unique<StatePool>(
         [this] {
-          return std::make_unique<ScriptState>(later_scripts_, stops_.get(), nullptr,
-                                               load_timeout_);
+          return std::make_unique<ScriptState>(later_scripts_, stops_.get(), nullptr, load_timeout_,
+                                               &report_.schema);
         },
         kMaxStates, std::move(first));
   }
@@ -229,12 +231,22 @@ class LuaSession : public engine::LogicSession {
   }
   // The session's state configured with the latest configuration (a no-op when it already is),
   // or null with why it could not be in `diags`.
+  // The configuration's secrets join the RPC's: a ConfigureProvider that came after the RPC
+  // began (and took the secrets it knew then) has given this state a new token, which the
+  // RPC's diagnostics must hide too.
   ScriptState* configured_state(Diagnostics& diags) {
     ScriptState& borrowed = state();
     Diagnostics configured = provider_.ensure_configured(borrowed);
     const bool failed = configured.has_errors();
     diags.append(configured);
-    return failed ? nullptr : &borrowed;
+    if (failed) return nullptr;
+    if (secrets_of_generation_ != borrowed.configured_generation) {
+      for (const std::string& secret : borrowed.provider_secrets()) {
+        engine::add_secret_in_scope(secret);
+      }
+      secrets_of_generation_ = borrowed.configured_generation;
+    }
+    return &borrowed;
   }
 
   // `run` on the configured state, or why the state could not be configured.
@@ -247,6 +259,7 @@ class LuaSession : public engine::LogicSession {
 
   LuaProvider& provider_;
   std::optional<StatePool::Lease> lease_;
+  uint64_t secrets_of_generation_ = 0;  // whose secrets the RPC's scope holds already
 };
 
 std::unique_ptr<engine::LogicSession> LuaProvider::open_session() {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
 #include "host/lua/core/value_conversion.h"
@@ -17,13 +18,13 @@ using engine::Type;
 constexpr const char* kMetatable = "luaform.ResourceData";
 
 ResourceData& self(lua_State* L) {
-  auto** slot = static_cast<ResourceData**>(luaL_checkudata(L, 1, kMetatable));
+  void* lent = *static_cast<void**>(luaL_checkudata(L, 1, kMetatable));
   // Thrown rather than raised with luaL_error so that the compiler sees that it never returns;
   // `guarded` turns it into a Lua error at the script's line.
-  if (*slot == nullptr) {
+  if (lent == nullptr) {
     throw std::runtime_error("d is no longer usable: the call it was passed to has returned");
   }
-  return **slot;
+  return *static_cast<ResourceData*>(lent);
 }
 
 // The declared type of the attribute named by argument 2; an unknown name is an error.
@@ -292,8 +293,8 @@ int renew_in(lua_State* L) {
 }
 
 int to_string(lua_State* L) {
-  auto** slot = static_cast<ResourceData**>(luaL_checkudata(L, 1, kMetatable));
-  lua_pushstring(L, *slot == nullptr ? "ResourceData (expired)" : "ResourceData");
+  void* lent = *static_cast<void**>(luaL_checkudata(L, 1, kMetatable));
+  lua_pushstring(L, lent == nullptr ? "ResourceData (expired)" : "ResourceData");
   return 1;
 }
 
@@ -330,13 +331,15 @@ void register_resource_data_type(lua_State* L) {
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, guarded<to_string>);
   lua_setfield(L, -2, "__tostring");
+  seal_metatable(L, -1, kMetatable);
   lua_pop(L, 1);
 }
 
-ResourceDataLease::ResourceDataLease(lua_State* L, ResourceData& data)
-    : slot_(static_cast<ResourceData**>(lua_newuserdatauv(L, sizeof(ResourceData*), 0))) {
-  *slot_ = &data;
+void** push_resource_data(lua_State* L, ResourceData& data) {
+  auto** slot = static_cast<void**>(lua_newuserdatauv(L, sizeof(void*), 0));
+  *slot = &data;
   luaL_setmetatable(L, kMetatable);
+  return slot;
 }
 
 }  // namespace luaform::lua

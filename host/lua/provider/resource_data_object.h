@@ -11,18 +11,9 @@ namespace luaform::lua {
 // Registers the metatable of `d` in the state. Runs inside a protected call.
 void register_resource_data_type(lua_State* L);
 
-// Pushes a `d` lending `data` to Lua until the lease is destroyed; from then on every method
-// of that `d` raises an error instead of touching freed memory. Runs inside a protected call
-// and must be destroyed before the pushed value leaves the Lua stack.
-class ResourceDataLease {
- public:
-  ResourceDataLease(lua_State* L, engine::ResourceData& data);
-  ~ResourceDataLease() { *slot_ = nullptr; }
-  ResourceDataLease(const ResourceDataLease&) = delete;
-  ResourceDataLease& operator=(const ResourceDataLease&) = delete;
-
- private:
-  engine::ResourceData** slot_;  // inside the userdata block, which Lua never moves
-};
+// Pushes a `d` lending `data` to Lua, and returns the slot in its block that points to it: once
+// the slot is cleared (Invocation::expire_at_end does it when the call ends) every method of
+// that `d` raises an error instead of touching freed memory. Runs inside a protected call.
+void** push_resource_data(lua_State* L, engine::ResourceData& data);
 
 }  // namespace luaform::lua

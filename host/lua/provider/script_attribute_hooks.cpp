@@ -4,9 +4,7 @@
 
 #include "host/lua/provider/script_state.h"
 
-#include "host/lua/core/guarded.h"
 #include "host/lua/core/value_conversion.h"
-#include "host/lua/provider/call_scope.h"
 
 namespace luaform::lua {
 
@@ -37,7 +35,9 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
   if (!definition) return diags;
   const std::string where = engine::path_to_string(path);
   std::vector<std::string> messages;
-  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+  auto call = invocation({type_name, schema_of(owner, type_name)},
+                         deadline(HookKind::Check, "validate of \"" + where + "\""));
+  auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     lua_getfield(S, -1, "validate");
@@ -63,10 +63,8 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
     }
   });
   for (const auto& message : messages) diags.error(message, {}, path);
-  if (failure) {
-    diags.add(script_error_diagnostic(
-        *failure, {"Validation of \"" + where + "\" failed", definition->display}, path));
-  }
+  diags.append(
+      call.report(failure, {"Validation of \"" + where + "\" failed", definition->display}, path));
   return diags;
 }
 
@@ -76,7 +74,10 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
   const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
   if (!definition) return false;
   bool same = false;
-  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+  auto call = invocation(
+      {type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+      deadline(HookKind::Check, "the comparison of \"" + engine::path_to_string(path) + "\""));
+  auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     const int spec = lua_gettop(S);
@@ -101,15 +102,11 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
       same = lua_compare(S, -1, -2, LUA_OPEQ) != 0;
     }
   });
-  if (failure) {
-    diags.add(script_error_diagnostic(
-        *failure,
-        {"Comparing values of \"" + engine::path_to_string(path) + "\" failed", definition->display,
-         "the values count as different"},
-        path));
-    return false;
-  }
-  return same;
+  diags.append(call.report(failure,
+                           {"Comparing values of \"" + engine::path_to_string(path) + "\" failed",
+                            definition->display, "the values count as different"},
+                           path));
+  return !failure && same;
 }
 
 std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type_name,
@@ -120,7 +117,10 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
   if (!definition) return std::nullopt;
   std::optional<engine::Value> value;
   const engine::AttributePath& path = at.path;
-  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+  auto call =
+      invocation({type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+                 deadline(HookKind::Plan, "plan of \"" + engine::path_to_string(path) + "\""));
+  auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
@@ -153,14 +153,11 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
                                "fit: " + e.what());
     }
   });
-  if (failure) {
-    diags.add(script_error_diagnostic(
-        *failure,
-        {type_name + ": plan of \"" + engine::path_to_string(path) + "\" failed",
-         definition->display},
-        path));
-    return std::nullopt;
-  }
+  diags.append(call.report(failure,
+                           {type_name + ": plan of \"" + engine::path_to_string(path) + "\" failed",
+                            definition->display},
+                           path));
+  if (failure) return std::nullopt;
   return value;
 }
 
@@ -170,7 +167,10 @@ bool ScriptState::requires_replace(const std::string& type_name, const engine::A
   const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
   if (!definition) return false;
   bool replace = false;
-  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+  auto call = invocation(
+      {type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+      deadline(HookKind::Plan, "requires_replace_if of \"" + engine::path_to_string(path) + "\""));
+  auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     if (lua_getfield(S, -1, "requires_replace_if") != LUA_TFUNCTION) return;
@@ -180,15 +180,12 @@ bool ScriptState::requires_replace(const std::string& type_name, const engine::A
     lua_call(S, 3, 1);
     replace = lua_toboolean(S, -1) != 0;
   });
-  if (failure) {
-    diags.add(script_error_diagnostic(
-        *failure,
-        {type_name + ": requires_replace_if of \"" + engine::path_to_string(path) + "\" failed",
-         definition->display},
-        path));
-    return false;
-  }
-  return replace;
+  diags.append(call.report(
+      failure,
+      {type_name + ": requires_replace_if of \"" + engine::path_to_string(path) + "\" failed",
+       definition->display},
+      path));
+  return !failure && replace;
 }
 
 }  // namespace luaform::lua

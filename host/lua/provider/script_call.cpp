@@ -3,11 +3,28 @@
 #include "host/lua/provider/script_state.h"
 
 #include <stdexcept>
-#include "host/lua/core/guarded.h"
-#include "host/lua/provider/call_scope.h"
+
 #include "host/lua/provider/resource_data_object.h"
 
 namespace luaform::lua {
+namespace {
+
+// Operations that have a timeout of their own (the user's `timeouts` block): create, read,
+// update, delete, and a data source's read.
+bool has_own_timeout(engine::Operation op) {
+  switch (op) {
+    case engine::Operation::Create:
+    case engine::Operation::Read:
+    case engine::Operation::Update:
+    case engine::Operation::Delete:
+    case engine::Operation::ReadData:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
 
 engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& type_name,
                                       engine::ResourceData& d) {
@@ -21,9 +38,12 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
   }
   const Definition& definition = *found;
   const char* function = engine::operation_name(op);
-  const DeadlineScope deadline(limits_, op, d);
-  const CallScope scope(call_context_, type_name, d);
-  const auto error = protected_run(state_.get(), [&](lua_State* S) {
+  const bool plans = op == engine::Operation::CustomizeDiff || op == engine::Operation::PlanDestroy;
+  auto call = invocation({type_name, &d.schema(), [&d] { return d.sensitive_texts(); }},
+                         has_own_timeout(op) ? CallDeadline{function, d.timeout(function)}
+                                             : deadline(plans ? HookKind::Plan : HookKind::Hook,
+                                                        type_name + "'s " + function));
+  const auto error = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     if (lua_getfield(S, -1, function) != LUA_TFUNCTION) {
       // import = tf.import_by_id: the id is all there is to import. An ephemeral resource
@@ -34,13 +54,13 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
       }
       throw std::runtime_error(definition.display + " declares no " + function + " function");
     }
-    ResourceDataLease lease(S, d);
-    const int lease_index = lua_gettop(S);
+    call.expire_at_end(S, push_resource_data(S, d));
+    const int lent_d = lua_gettop(S);
     // exists(d, client) == false before a refresh means the object is gone: helper/schema's
     // Exists, mapped onto the read rule that an empty id removes the object from state.
     if (op == engine::Operation::Read) {
-      if (lua_getfield(S, lease_index - 2, "exists") == LUA_TFUNCTION) {
-        lua_pushvalue(S, lease_index);
+      if (lua_getfield(S, lent_d - 2, "exists") == LUA_TFUNCTION) {
+        lua_pushvalue(S, lent_d);
         lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
         lua_call(S, 2, 1);
         const bool exists = lua_toboolean(S, -1) != 0;
@@ -56,7 +76,7 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);  // nil for LUA_NOREF
     lua_call(S, 2, 0);
   });
-  return scope.report(error, {failed, definition.display});
+  return call.report(error, {failed, definition.display});
 }
 
 }  // namespace luaform::lua

@@ -3,9 +3,7 @@
 
 #include "host/lua/provider/script_state.h"
 
-#include "host/lua/core/guarded.h"
 #include "host/lua/core/value_conversion.h"
-#include "host/lua/provider/call_scope.h"
 
 namespace luaform::lua {
 
@@ -19,8 +17,8 @@ engine::FunctionOutcome ScriptState::call_function(const std::string& name,
     return outcome;
   }
   const Definition& definition = it->second;
-  const CallScope scope(call_context_, name);
-  const auto error = protected_run(state_.get(), [&](lua_State* S) {
+  auto call = invocation({name}, deadline(HookKind::Check, "function " + name));
+  const auto error = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     lua_getfield(S, -1, "run");
     luaL_checkstack(S, static_cast<int>(arguments.size()) + 4, "too many arguments");
@@ -38,14 +36,15 @@ engine::FunctionOutcome ScriptState::call_function(const std::string& name,
     }
   });
   if (error) {
-    engine::FunctionFailure failure{one_line(*error, definition.display), {}};
-    if (call_context_.failure && call_context_.failure_message == *error) {
+    engine::FunctionFailure failure{one_line(call.placed(*error), definition.display), {}};
+    if (const engine::Diagnostic* made = call.failure_made(*error)) {
       // tf.fail { summary = ..., argument = N }: N counts from 1, the protocol from 0.
-      const engine::Diagnostic& made = *call_context_.failure;
-      if (!made.summary.empty() && !made.detail.empty()) {
-        failure.text = made.summary + ": " + failure.text;
+      if (!made->summary.empty() && !made->detail.empty()) {
+        failure.text = made->summary + ": " + failure.text;
       }
-      if (call_context_.failure_argument) failure.argument = *call_context_.failure_argument - 1;
+      if (call.context().failure_argument) {
+        failure.argument = *call.context().failure_argument - 1;
+      }
     }
     outcome.failure = std::move(failure);
   }

@@ -2,11 +2,8 @@
 // that hands each object to the engine as the script finds it.
 #include "host/lua/provider/script_state.h"
 
-#include "host/lua/core/guarded.h"
 #include "host/lua/core/script_where.h"
 #include "host/lua/core/value_conversion.h"
-#include "host/lua/provider/call_scope.h"
-#include "host/lua/provider/resource_data_object.h"
 
 namespace luaform::lua {
 
@@ -24,8 +21,8 @@ struct Listing {
 
 // emit { identity = {...}, display_name = "...", object = {...} } -> true while more are wanted.
 // An element that does not convert is reported as a warning, and the listing goes on.
-int list_emit(lua_State* L) {
-  auto* listing = static_cast<Listing*>(lua_touserdata(L, lua_upvalueindex(1)));
+int list_emit(lua_State* L, void* target) {
+  auto* listing = static_cast<Listing*>(target);
   if (listing->stopped) {
     lua_pushboolean(L, 0);
     return 1;
@@ -72,8 +69,11 @@ engine::Diagnostics ScriptState::list(const std::string& type_name, const engine
                   [this, &type_name](engine::Operation op, engine::ResourceData& d) {
                     return call(op, type_name, d);
                   }};
-  const CallScope scope(call_context_, type_name);
-  const auto error = protected_run(state_.get(), [&](lua_State* S) {
+  auto call = invocation(
+      {type_name, &resource},
+      CallDeadline{"the listing of " + type_name, definition->timeout.value_or(hook_limits_.run),
+                   definition->timeout ? "" : " (the list resource's `timeout` sets it)"});
+  const auto error = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     lua_getfield(S, -1, "list");
     // list(request, emit, client): request = { config =, limit =, include_resource = }.
@@ -84,12 +84,11 @@ engine::Diagnostics ScriptState::list(const std::string& type_name, const engine
     lua_setfield(S, -2, "limit");
     lua_pushboolean(S, options.include_resource ? 1 : 0);
     lua_setfield(S, -2, "include_resource");
-    lua_pushlightuserdata(S, &listing);
-    lua_pushcclosure(S, guarded<list_emit>, 1);
+    call.lend(S, "emit", list_emit, &listing);
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
     lua_call(S, 3, 0);
   });
-  diags.append(scope.report(error, {type_name + ": list failed", definition->display}));
+  diags.append(call.report(error, {type_name + ": list failed", definition->display}));
   return diags;
 }
 

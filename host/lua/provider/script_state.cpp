@@ -14,7 +14,6 @@
 #include "host/lua/core/script_error.h"
 #include "host/lua/core/value_conversion.h"
 #include "host/lua/modules/module_loader.h"
-#include "host/lua/provider/call_scope.h"
 #include "host/lua/provider/resource_data_object.h"
 #include "host/lua/provider/schema_reader.h"
 
@@ -24,6 +23,20 @@ namespace {
 // "tf.resource { ... }" for kind "resource": how a script should end.
 std::string constructor_of(const std::string& kind) {
   return (kind == "function" ? std::string("tf.func") : "tf." + kind) + " { ... }";
+}
+
+// The duration at `table[field]` (a string such as "90s"), nullopt when the field is absent.
+std::optional<engine::Duration> duration_field(lua_State* L, int table, const char* field,
+                                               const std::string& where) {
+  std::optional<engine::Duration> duration;
+  if (lua_getfield(L, table, field) != LUA_TNIL) {
+    if (lua_type(L, -1) == LUA_TSTRING) duration = engine::parse_duration(lua_tostring(L, -1));
+    if (!duration) {
+      throw std::runtime_error(where + " must be a duration such as \"90s\" or \"10m\"");
+    }
+  }
+  lua_pop(L, 1);
+  return duration;
 }
 
 // What a script returned, for the message saying it returned the wrong thing.
@@ -44,8 +57,10 @@ std::string describe_returned(lua_State* L, int index) {
 }  // namespace
 
 ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops,
-                         LoadReport* report, std::chrono::milliseconds load_timeout)
+                         LoadReport* report, std::chrono::milliseconds load_timeout,
+                         const engine::ProviderSchema* served)
     : scripts_(scripts),
+      served_(served),
       limits_{stops, stops != nullptr ? stops->load() : 0, std::nullopt, {}},
       state_(new_sandboxed_state(&limits_)) {
   lua_State* L = state_.get();
@@ -120,7 +135,12 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
     schema.moves_state = lua_getfield(S, -4, "move_state") == LUA_TFUNCTION;
     schema.checks_destroy = lua_getfield(S, -5, "plan_destroy") == LUA_TFUNCTION;
     lua_pop(S, 5);
-    loaded = Definition{luaL_ref(S, LUA_REGISTRYINDEX), display};
+    std::optional<engine::Duration> timeout;
+    if (expected == "list_resource" || expected == "action") {
+      timeout = duration_field(S, -1, "timeout", display + ": timeout");
+    }
+    if (expected == "provider") read_hook_limits(S);
+    loaded = Definition{luaL_ref(S, LUA_REGISTRYINDEX), display, timeout};
   });
 
   if (failure || !loaded) {
@@ -184,13 +204,41 @@ void ScriptState::load(const std::filesystem::path& file, const char* kind,
   }
 }
 
+void ScriptState::read_hook_limits(lua_State* S) {
+  if (lua_getfield(S, -1, "hook_timeouts") == LUA_TTABLE) {
+    const int limits = lua_gettop(S);
+    const std::string where =
+        display_name(*scripts_.provider_script, scripts_.directory) + ": hook_timeouts.";
+    for (auto [name, limit] :
+         {std::pair{"check", &hook_limits_.check}, std::pair{"plan", &hook_limits_.plan},
+          std::pair{"hook", &hook_limits_.hook}}) {
+      if (auto set = duration_field(S, limits, name, where + name)) *limit = *set;
+    }
+  }
+  lua_pop(S, 1);
+}
+
+CallDeadline ScriptState::deadline(HookKind kind, std::string what) const {
+  switch (kind) {
+    case HookKind::Check:
+      return {std::move(what), hook_limits_.check,
+              " (hook_timeouts.check in provider.lua sets it)"};
+    case HookKind::Plan:
+      return {std::move(what), hook_limits_.plan, " (hook_timeouts.plan in provider.lua sets it)"};
+    case HookKind::Hook:
+      break;
+  }
+  return {std::move(what), hook_limits_.hook, " (hook_timeouts.hook in provider.lua sets it)"};
+}
+
 engine::Diagnostics ScriptState::configure(const engine::Value& config,
                                            std::vector<std::string> secrets) {
   call_context_.provider_secrets = std::move(secrets);
   engine::Diagnostics diags;
   if (!provider_) return diags;  // no provider.lua (or it failed to load): no client
-  lua_State* L = state_.get();
-  auto failure = protected_run(L, [&](lua_State* S) {
+  auto call = invocation({"", served_ != nullptr ? &served_->provider : nullptr},
+                         deadline(HookKind::Hook, "configure"));
+  auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, provider_->ref);
     if (lua_getfield(S, -1, "configure") != LUA_TFUNCTION) return;
     const bool usable = config.is_known() && !config.is_null();
@@ -213,11 +261,33 @@ engine::Diagnostics ScriptState::configure(const engine::Value& config,
     luaL_unref(S, LUA_REGISTRYINDEX, client_ref_);
     client_ref_ = luaL_ref(S, LUA_REGISTRYINDEX);
   });
-  if (failure) {
-    diags.add(script_error_diagnostic(
-        *failure, {provider_->display + ": configure failed", provider_->display}));
-  }
+  diags.append(
+      call.report(failure, {provider_->display + ": configure failed", provider_->display}));
   return diags;
+}
+
+const engine::Schema* ScriptState::schema_of(engine::SchemaOwner owner,
+                                             const std::string& type_name) const {
+  if (served_ == nullptr) return nullptr;
+  const auto find = [&](const auto& schemas) -> const engine::Schema* {
+    auto it = schemas.find(type_name);
+    return it == schemas.end() ? nullptr : &it->second;
+  };
+  switch (owner) {
+    case engine::SchemaOwner::Provider:
+      return &served_->provider;
+    case engine::SchemaOwner::Resource:
+      return find(served_->resources);
+    case engine::SchemaOwner::DataSource:
+      return find(served_->data_sources);
+    case engine::SchemaOwner::EphemeralResource:
+      return find(served_->ephemeral_resources);
+    case engine::SchemaOwner::ListResource:
+      return find(served_->list_resources);
+    case engine::SchemaOwner::Action:
+      return find(served_->actions);
+  }
+  return nullptr;
 }
 
 const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner owner,

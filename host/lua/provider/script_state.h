@@ -18,6 +18,7 @@
 #include "host/lua/core/call_context.h"
 #include "host/lua/core/sandbox.h"
 #include "host/lua/core/script_set.h"
+#include "host/lua/provider/invocation.h"
 
 namespace luaform::lua {
 
@@ -35,8 +36,10 @@ class ScriptState {
   // create the state.
   // `stops` counts the provider's StopProvider calls (see RunLimits); a stop ends loading too.
   // Loading all scripts may take `load_timeout`: a script still running then fails to load.
+  // `served` is the provider's schema as loaded (the first state fills it): where tf.fail's
+  // paths point in hooks that have no `d`. It must outlive the state.
   ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* stops, LoadReport* report,
-              std::chrono::milliseconds load_timeout);
+              std::chrono::milliseconds load_timeout, const engine::ProviderSchema* served);
   ScriptState(const ScriptState&) = delete;
   ScriptState& operator=(const ScriptState&) = delete;
 
@@ -104,6 +107,10 @@ class ScriptState {
 
   // Which configuration this state was last configured with (see LuaProvider).
   uint64_t configured_generation = 0;
+  // The sensitive texts of that configuration.
+  const std::vector<std::string>& provider_secrets() const {
+    return call_context_.provider_secrets;
+  }
 
   // A call begins on this state: only a StopProvider that comes from now on ends it.
   void begin_call() {
@@ -114,13 +121,29 @@ class ScriptState {
   struct Definition {
     int ref;              // the tagged table in the registry
     std::string display;  // the script's name in messages
+    // A listing's or an action's own `timeout`, when it declares one.
+    std::optional<engine::Duration> timeout = std::nullopt;
   };
 
   const Definition* definition_of(engine::SchemaOwner owner, const std::string& type_name) const;
+  // The schema of `type_name` as loaded, or null.
+  const engine::Schema* schema_of(engine::SchemaOwner owner, const std::string& type_name) const;
   void load(const std::filesystem::path& file, const char* kind, const std::string& type_name,
             LoadReport* report);
+  // Reads provider.lua's hook_timeouts (checked by the SDK) into hook_limits_.
+  void read_hook_limits(lua_State* S);
+
+  // A call into the scripts about `subject` within `deadline` (see invocation.h).
+  enum class HookKind { Check, Plan, Hook };
+  CallDeadline deadline(HookKind kind, std::string what) const;
+  Invocation invocation(CallSubject subject, std::optional<CallDeadline> deadline) {
+    return Invocation(state_.get(), call_context_, limits_, std::move(subject),
+                      std::move(deadline));
+  }
 
   const ScriptSet& scripts_;
+  const engine::ProviderSchema* served_;
+  HookLimits hook_limits_;
   RunLimits limits_;          // before state_: the state's hook reads it until the state is closed
   CallContext call_context_;  // before state_: its native modules read it
   StatePtr state_;

@@ -4,10 +4,8 @@
 
 #include "host/lua/provider/script_state.h"
 
-#include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
 #include "host/lua/core/value_conversion.h"
-#include "host/lua/provider/call_scope.h"
 
 namespace luaform::lua {
 
@@ -24,7 +22,9 @@ std::optional<engine::Value> ScriptState::upgrade(Stored what, const std::string
   const std::string table = identity ? "identity.upgrade" : "upgrade";
   std::optional<engine::Value> upgraded;
   bool declared = false;
-  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+  auto call = invocation({type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+                         deadline(HookKind::Hook, "the " + table + " of " + type_name));
+  auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     if (identity && lua_getfield(S, -1, "identity") != LUA_TTABLE) return;
     if (lua_getfield(S, -1, "upgrade") != LUA_TTABLE) return;
@@ -59,15 +59,12 @@ std::optional<engine::Value> ScriptState::upgrade(Stored what, const std::string
                                e.what());
     }
   });
-  if (failure) {
-    diags.add(script_error_diagnostic(
-        *failure, {"Upgrading the " + noun + " of " + type_name + " from " +
-                       (identity ? "identity" : "schema") + " version " +
-                       std::to_string(from_version) + " failed",
-                   definition.display, "the stored " + noun + " is left as it was"}));
-    return std::nullopt;
-  }
-  if (!declared) return std::nullopt;
+  diags.append(
+      call.report(failure, {"Upgrading the " + noun + " of " + type_name + " from " +
+                                (identity ? "identity" : "schema") + " version " +
+                                std::to_string(from_version) + " failed",
+                            definition.display, "the stored " + noun + " is left as it was"}));
+  if (failure || !declared) return std::nullopt;
   return upgraded;
 }
 
@@ -79,7 +76,9 @@ std::optional<engine::Value> ScriptState::move_state(const std::string& type_nam
   if (it == resources_.end()) return std::nullopt;
   const Definition& definition = it->second;
   std::optional<engine::Value> moved;
-  auto failure = protected_run(state_.get(), [&](lua_State* S) {
+  auto call = invocation({type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+                         deadline(HookKind::Hook, "the move_state of " + type_name));
+  auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
     if (lua_getfield(S, -1, "move_state") != LUA_TFUNCTION) return;
     lua_createtable(S, 0, 6);
@@ -112,12 +111,9 @@ std::optional<engine::Value> ScriptState::move_state(const std::string& type_nam
                                "schema: " + e.what());
     }
   });
-  if (failure) {
-    diags.add(script_error_diagnostic(
-        *failure, {"Moving " + source.type_name + " to " + type_name + " failed",
-                   definition.display, "the stored state is left as it was"}));
-    return std::nullopt;
-  }
+  diags.append(call.report(failure, {"Moving " + source.type_name + " to " + type_name + " failed",
+                                     definition.display, "the stored state is left as it was"}));
+  if (failure) return std::nullopt;
   return moved;
 }
 

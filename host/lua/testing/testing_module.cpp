@@ -12,6 +12,7 @@
 
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rules/proposed_new.h"
+#include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/value_conversion.h"
 #include "host/lua/provider/lua_provider.h"
@@ -336,6 +337,7 @@ int open_testing_module(lua_State* L) {
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, guarded<handle_gc>);
     lua_setfield(L, -2, "__gc");
+    seal_metatable(L, -1, kHandleMetatable);
   }
   lua_pop(L, 1);
   const luaL_Reg functions[] = {

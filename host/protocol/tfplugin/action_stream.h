@@ -9,6 +9,7 @@
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/sync_stream.h>
 
+#include "host/engine/rpc/cancellation.h"
 #include "host/engine/wire/wire_service.h"
 #include "host/protocol/tfplugin/pending_service.h"
 #include "host/protocol/tfplugin/toproto.h"
@@ -27,6 +28,8 @@ grpc::Status serve_action(const PendingService& service, grpc::ServerContext* co
     toproto::action_event(e, &event);
     writer->Write(event);
   };
+  // A CLI that stops reading (Ctrl-C, or it is gone) ends the script as StopProvider would.
+  const engine::CancelScope cancel([context] { return context->IsCancelled(); });
   try {
     service.get().invoke_action(request, sink);
   } catch (const std::exception& e) {

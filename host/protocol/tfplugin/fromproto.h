@@ -40,9 +40,8 @@ engine::AttributePath attribute_path(const ProtoPath& path) {
   return out;
 }
 
-// One function per request message. Fields the engine has no use for (provider_meta, most
-// client_capabilities) are dropped here: luaform never defers and declares no provider_meta
-// schema.
+// One function per request message. Fields the engine has no use for (provider_meta) are
+// dropped here: luaform declares no provider_meta schema.
 
 template <class Req>
 engine::wire::ValidateRequest validate_provider_request(const Req& req) {
@@ -129,6 +128,8 @@ engine::wire::ActionRequest action_request(const Req& req) {
   engine::wire::ActionRequest out;
   out.type_name = req.action_type();
   out.config = dynamic_value(req.config());
+  if constexpr (requires { req.client_capabilities(); })
+    out.deferral_allowed = deferral_allowed(req);
   return out;
 }
 
@@ -165,6 +166,8 @@ engine::wire::ImportRequest import_request(const Req& req) {
   out.type_name = req.type_name();
   out.id = req.id();
   out.identity = dynamic_value(req.identity().identity_data());
+  if constexpr (requires { req.client_capabilities(); })
+    out.deferral_allowed = deferral_allowed(req);
   return out;
 }
 

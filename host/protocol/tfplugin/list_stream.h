@@ -10,6 +10,7 @@
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/sync_stream.h>
 
+#include "host/engine/rpc/cancellation.h"
 #include "host/engine/wire/wire_service.h"
 #include "host/protocol/tfplugin/pending_service.h"
 #include "host/protocol/tfplugin/toproto.h"
@@ -26,6 +27,8 @@ grpc::Status serve_list(const PendingService& service, grpc::ServerContext* cont
     toproto::list_event(e, &event);
     return writer->Write(event);
   };
+  // A CLI that cancels the stream ends the listing's script even between two emits.
+  const engine::CancelScope cancel([context] { return context->IsCancelled(); });
   try {
     service.get().list_resource(request, sink);
   } catch (const std::exception& e) {

@@ -35,10 +35,10 @@ grpc::Status guarded(const char* rpc, Resp* resp, Body&& body, Recover&& recover
     const std::string summary = std::string("Internal error in the provider during ") + rpc;
     if constexpr (requires { resp->mutable_error()->set_text(summary); }) {
       // CallFunction has no diagnostics; its FunctionError carries the failure instead.
-      resp->mutable_error()->set_text(summary + ": " + what);
+      resp->mutable_error()->set_text(toproto::text(summary + ": " + what));
     } else {
       engine::Diagnostics diags;
-      diags.error(summary, what);
+      diags.error(summary, what);  // the exception's text may be any bytes: toproto repairs it
       toproto::diagnostics(diags, resp);
     }
   } catch (...) {

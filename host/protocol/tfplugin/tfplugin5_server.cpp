@@ -217,7 +217,7 @@ Status Tfplugin5Server::CallFunction(Ctx*, const p5::CallFunction::Request* req,
 Status Tfplugin5Server::PlanAction(Ctx*, const p5::PlanAction::Request* req,
                                    p5::PlanAction::Response* resp) {
   return guarded("PlanAction", resp, [&] {
-    toproto::diagnostics(service_->plan_action(fromproto::action_request(*req)), resp);
+    toproto::plan_action_response(service_->plan_action(fromproto::action_request(*req)), resp);
   });
 }
 
@@ -237,7 +237,7 @@ Status Tfplugin5Server::Stop(Ctx*, const p5::Stop::Request*, p5::Stop::Response*
   try {
     service_.stop();
   } catch (const std::exception& e) {
-    resp->set_error(e.what());
+    resp->set_error(toproto::text(e.what()));
   } catch (...) {
     resp->set_error("unknown error while stopping the provider");
   }

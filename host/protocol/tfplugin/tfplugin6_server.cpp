@@ -263,7 +263,7 @@ Status Tfplugin6Server::DeleteState(Ctx*, const p6::DeleteState::Request*,
 Status Tfplugin6Server::PlanAction(Ctx*, const p6::PlanAction::Request* req,
                                    p6::PlanAction::Response* resp) {
   return guarded("PlanAction", resp, [&] {
-    toproto::diagnostics(service_->plan_action(fromproto::action_request(*req)), resp);
+    toproto::plan_action_response(service_->plan_action(fromproto::action_request(*req)), resp);
   });
 }
 
@@ -284,7 +284,7 @@ Status Tfplugin6Server::StopProvider(Ctx*, const p6::StopProvider::Request*,
   try {
     service_.stop();
   } catch (const std::exception& e) {
-    resp->set_error(e.what());
+    resp->set_error(toproto::text(e.what()));
   } catch (...) {
     resp->set_error("unknown error while stopping the provider");
   }

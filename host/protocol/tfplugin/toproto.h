@@ -6,15 +6,25 @@
 #include <chrono>
 #include <map>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
 #include "host/engine/codec/json_codec.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
+#include "host/engine/value/utf8.h"
 #include "host/engine/wire/wire_service.h"
 
 namespace luaform::protocol::toproto {
+
+// Every string field this layer fills takes its text through here (bytes fields, the values and
+// private data, do not). Proto3 strings must be UTF-8: the CLI refuses the whole message over
+// one bad byte, and with an apply's answer the new state it carried. Scripts and servers may
+// give any bytes (a Latin-1 message, a body cut inside a character); those become U+FFFD.
+inline std::string text(std::string_view s) {
+  return engine::valid_utf8(s);
+}
 
 template <class ProtoPath>
 void attribute_path(const engine::AttributePath& path, ProtoPath* out) {
@@ -22,9 +32,9 @@ void attribute_path(const engine::AttributePath& path, ProtoPath* out) {
   for (const auto& step : path) {
     auto* s = out->add_steps();
     if (const auto* a = std::get_if<engine::AttributeName>(&step)) {
-      s->set_attribute_name(a->name);
+      s->set_attribute_name(text(a->name));
     } else if (const auto* k = std::get_if<engine::ElementKey>(&step)) {
-      s->set_element_key_string(k->key);
+      s->set_element_key_string(text(k->key));
     } else {
       s->set_element_key_int(std::get<engine::ElementIndex>(step).index);
     }
@@ -34,8 +44,8 @@ void attribute_path(const engine::AttributePath& path, ProtoPath* out) {
 template <class ProtoDiag>
 void diagnostic(const engine::Diagnostic& d, ProtoDiag* out) {
   out->set_severity(d.severity == engine::Severity::Error ? ProtoDiag::ERROR : ProtoDiag::WARNING);
-  out->set_summary(d.summary);
-  out->set_detail(d.detail);
+  out->set_summary(text(d.summary));
+  out->set_detail(text(d.detail));
   // An empty path means "the whole object": leave the field unset rather than send no steps.
   if (!d.path.empty()) attribute_path(d.path, out->mutable_attribute());
 }
@@ -92,7 +102,7 @@ void description_kind(bool markdown, ProtoMessage* out) {
 
 template <class ProtoAttribute>
 void schema_attribute(const engine::Attribute& a, ProtoAttribute* out) {
-  out->set_name(a.name);
+  out->set_name(text(a.name));
   // A nested attribute is described by nested_type instead of a type (protocol 6 only; the
   // protocol 5 server refuses such schemas, see provider_schema).
   if constexpr (requires { out->mutable_nested_type(); }) {
@@ -109,7 +119,7 @@ void schema_attribute(const engine::Attribute& a, ProtoAttribute* out) {
   } else {
     out->set_type(engine::encode_type_json(a.type));
   }
-  out->set_description(a.description);
+  out->set_description(text(a.description));
   description_kind(a.description_markdown, out);
   out->set_required(a.required);
   out->set_optional(a.optional);
@@ -117,7 +127,7 @@ void schema_attribute(const engine::Attribute& a, ProtoAttribute* out) {
   out->set_sensitive(a.sensitive);
   out->set_write_only(a.write_only);
   out->set_deprecated(!a.deprecated.empty());
-  out->set_deprecation_message(a.deprecated);
+  out->set_deprecation_message(text(a.deprecated));
 }
 
 template <class ProtoBlock>
@@ -126,17 +136,17 @@ void schema_block(const engine::Block& b, ProtoBlock* out) {
   for (const auto& a : b.attributes) schema_attribute(a, out->add_attributes());
   for (const auto& nb : b.blocks) {
     auto* p = out->add_block_types();
-    p->set_type_name(nb.type_name);
+    p->set_type_name(text(nb.type_name));
     using ProtoNesting = std::remove_pointer_t<decltype(p)>;
     p->set_nesting(nesting_mode<ProtoNesting>(nb.nesting));
     p->set_min_items(nb.min_items);
     p->set_max_items(nb.max_items);
     schema_block(nb.block, p->mutable_block());
   }
-  out->set_description(b.description);
+  out->set_description(text(b.description));
   description_kind(b.description_markdown, out);
   out->set_deprecated(!b.deprecated.empty());
-  out->set_deprecation_message(b.deprecated);
+  out->set_deprecation_message(text(b.deprecated));
 }
 
 template <class ProtoSchema>
@@ -148,11 +158,11 @@ void schema(const engine::Schema& s, ProtoSchema* out) {
 
 template <class ProtoParameter>
 void function_parameter(const engine::FunctionParameter& p, ProtoParameter* out) {
-  out->set_name(p.name);
+  out->set_name(text(p.name));
   out->set_type(engine::encode_type_json(p.type));
   out->set_allow_null_value(p.allow_null);
   out->set_allow_unknown_values(p.allow_unknown);
-  out->set_description(p.description);
+  out->set_description(text(p.description));
   description_kind(p.description_markdown, out);
 }
 
@@ -161,15 +171,15 @@ void function(const engine::Function& f, ProtoFunction* out) {
   for (const auto& p : f.parameters) function_parameter(p, out->add_parameters());
   if (f.variadic) function_parameter(*f.variadic, out->mutable_variadic_parameter());
   out->mutable_return_()->set_type(engine::encode_type_json(f.returns));
-  out->set_summary(f.summary);
-  out->set_description(f.description);
+  out->set_summary(text(f.summary));
+  out->set_description(text(f.description));
   description_kind(f.description_markdown, out);
-  out->set_deprecation_message(f.deprecated);
+  out->set_deprecation_message(text(f.deprecated));
 }
 
 template <class ProtoFunctionMap>
 void functions(const std::map<std::string, engine::Function>& fs, ProtoFunctionMap* out) {
-  for (const auto& [name, f] : fs) function(f, &(*out)[name]);
+  for (const auto& [name, f] : fs) function(f, &(*out)[text(name)]);
 }
 
 // Fills a GetProviderSchema response (tfplugin5 GetSchema has the same shape).
@@ -193,16 +203,16 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
   if (r.schema != nullptr) {
     schema(r.schema->provider, out->mutable_provider());
     auto& resources = *out->mutable_resource_schemas();
-    for (const auto& [name, s] : r.schema->resources) schema(s, &resources[name]);
+    for (const auto& [name, s] : r.schema->resources) schema(s, &resources[text(name)]);
     auto& data_sources = *out->mutable_data_source_schemas();
-    for (const auto& [name, s] : r.schema->data_sources) schema(s, &data_sources[name]);
+    for (const auto& [name, s] : r.schema->data_sources) schema(s, &data_sources[text(name)]);
     auto& ephemeral = *out->mutable_ephemeral_resource_schemas();
-    for (const auto& [name, s] : r.schema->ephemeral_resources) schema(s, &ephemeral[name]);
+    for (const auto& [name, s] : r.schema->ephemeral_resources) schema(s, &ephemeral[text(name)]);
     auto& lists = *out->mutable_list_resource_schemas();
-    for (const auto& [name, s] : r.schema->list_resources) schema(s, &lists[name]);
+    for (const auto& [name, s] : r.schema->list_resources) schema(s, &lists[text(name)]);
     // An ActionSchema wraps the schema; the CLI reads its block, so it is always set.
     auto& actions = *out->mutable_action_schemas();
-    for (const auto& [name, s] : r.schema->actions) schema(s, actions[name].mutable_schema());
+    for (const auto& [name, s] : r.schema->actions) schema(s, actions[text(name)].mutable_schema());
     functions(r.schema->functions, out->mutable_functions());
   } else {
     // Without this the CLI reports "missing provider schema" instead of our diagnostics.
@@ -223,11 +233,11 @@ void identity_schema(const engine::ResourceIdentity& identity, ProtoIdentitySche
   out->set_version(identity.version);
   for (const auto& a : identity.attributes) {
     auto* attr = out->add_identity_attributes();
-    attr->set_name(a.name);
+    attr->set_name(text(a.name));
     attr->set_type(engine::encode_type_json(a.type));
     attr->set_required_for_import(a.required_for_import);
     attr->set_optional_for_import(a.optional_for_import);
-    attr->set_description(a.description);
+    attr->set_description(text(a.description));
   }
 }
 
@@ -244,14 +254,14 @@ void deferred(const std::optional<engine::DeferralReason>& reason, Resp* out) {
 template <class Resp>
 void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
   server_capabilities(r.capabilities, out->mutable_server_capabilities());
-  for (const auto& name : r.resources) out->add_resources()->set_type_name(name);
-  for (const auto& name : r.data_sources) out->add_data_sources()->set_type_name(name);
+  for (const auto& name : r.resources) out->add_resources()->set_type_name(text(name));
+  for (const auto& name : r.data_sources) out->add_data_sources()->set_type_name(text(name));
   for (const auto& name : r.ephemeral_resources) {
-    out->add_ephemeral_resources()->set_type_name(name);
+    out->add_ephemeral_resources()->set_type_name(text(name));
   }
-  for (const auto& name : r.functions) out->add_functions()->set_name(name);
-  for (const auto& name : r.list_resources) out->add_list_resources()->set_type_name(name);
-  for (const auto& name : r.actions) out->add_actions()->set_type_name(name);
+  for (const auto& name : r.functions) out->add_functions()->set_name(text(name));
+  for (const auto& name : r.list_resources) out->add_list_resources()->set_type_name(text(name));
+  for (const auto& name : r.actions) out->add_actions()->set_type_name(text(name));
   diagnostics(r.diagnostics, out);
 }
 
@@ -261,7 +271,7 @@ void action_event(const engine::ActionEvent& e, Event* out) {
   if (e.completed) {
     diagnostics(e.diagnostics, out->mutable_completed());
   } else {
-    out->mutable_progress()->set_message(e.progress);
+    out->mutable_progress()->set_message(text(e.progress));
   }
 }
 
@@ -269,7 +279,10 @@ void action_event(const engine::ActionEvent& e, Event* out) {
 template <class Event>
 void list_event(const engine::wire::ListEvent& e, Event* out) {
   identity(e.identity, [out] { return out->mutable_identity(); });
-  out->set_display_name(e.display_name);
+  // The CLI prints the name on the object's result line: a newline or an ANSI escape in it
+  // would forge another line or recolour the terminal, so control characters are escaped
+  // (\n, \x1b; see one_line_text), which also makes it valid UTF-8.
+  out->set_display_name(engine::one_line_text(e.display_name));
   if (!e.resource_object.empty()) dynamic_value(e.resource_object, out->mutable_resource_object());
   for (const auto& d : e.diagnostics.items()) diagnostic(d, out->add_diagnostic());
 }
@@ -283,7 +296,7 @@ void functions_response(const engine::GetFunctionsResponse& r, Resp* out) {
 template <class Resp>
 void call_function_response(const engine::wire::CallFunctionResponse& r, Resp* out) {
   if (r.error) {
-    out->mutable_error()->set_text(r.error->text);
+    out->mutable_error()->set_text(text(r.error->text));
     if (r.error->argument) out->mutable_error()->set_function_argument(*r.error->argument);
     return;
   }
@@ -341,12 +354,19 @@ template <class Resp>
 void import_response(const engine::wire::ImportResponse& r, Resp* out) {
   for (const auto& imported : r.imported) {
     auto* p = out->add_imported_resources();
-    p->set_type_name(imported.type_name);
+    p->set_type_name(text(imported.type_name));
     dynamic_value(imported.state, p->mutable_state());
     p->set_private_(imported.private_data);
     identity(imported.identity, [p] { return p->mutable_identity(); });
   }
   diagnostics(r.diagnostics, out);
+  deferred(r.deferred, out);
+}
+
+template <class Resp>
+void plan_action_response(const engine::PlanActionResponse& r, Resp* out) {
+  diagnostics(r.diagnostics, out);
+  deferred(r.deferred, out);
 }
 
 template <class Resp>
@@ -360,7 +380,9 @@ void move_response(const engine::wire::MoveResponse& r, Resp* out) {
 template <class Resp>
 void identity_schemas_response(const engine::GetIdentitySchemasResponse& r, Resp* out) {
   auto& schemas = *out->mutable_identity_schemas();
-  for (const auto& [name, identity] : r.identities) identity_schema(*identity, &schemas[name]);
+  for (const auto& [name, identity] : r.identities) {
+    identity_schema(*identity, &schemas[text(name)]);
+  }
   diagnostics(r.diagnostics, out);
 }
 

@@ -68,23 +68,70 @@ TEST_CASE("the plan asks the action's check with the configuration and its defau
     if (config.get_attribute("message").as_string() == "no") diags.error("No is not a message");
     return diags;
   };
-  CHECK_FALSE(f.service->plan_action(ActionRequest{"test_notify", f.config("hi")}).has_errors());
+  CHECK_FALSE(f.service->plan_action(ActionRequest{"test_notify", f.config("hi")})
+                  .diagnostics.has_errors());
   CHECK(seen.get_attribute("times") == Value::number(1));
-  const Diagnostics refused = f.service->plan_action(ActionRequest{"test_notify", f.config("no")});
+  const Diagnostics refused =
+      f.service->plan_action(ActionRequest{"test_notify", f.config("no")}).diagnostics;
   REQUIRE(refused.has_errors());
   CHECK(refused.items()[0].summary == "No is not a message");
 }
 
-TEST_CASE("a configuration not known at plan time waits for the invoke to be checked") {
+TEST_CASE("a configuration not known at plan time is checked at the invoke, before it runs") {
+  ActionFixture f;
+  int asked = 0;
+  f.logic->action_planner = [&](const Value& config) {
+    ++asked;
+    Diagnostics diags;
+    if (config.get_attribute("message").as_string() == "no") diags.error("No is not a message");
+    return diags;
+  };
+  bool ran = false;
+  f.logic->action_runner = [&](const Value&, const ActionProgress&) {
+    ran = true;
+    return Diagnostics{};
+  };
+  const Value unknown = f.config("hi").with_attribute("message", Value::unknown(Type::string()));
+  CHECK_FALSE(
+      f.service->plan_action(ActionRequest{"test_notify", unknown}).diagnostics.has_errors());
+  CHECK(asked == 0);
+  // At the invoke the value is known ("no"): the check refuses it, and the action never runs.
+  const auto refused = f.invoke(f.config("no"));
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].completed);
+  REQUIRE(refused[0].diagnostics.has_errors());
+  CHECK(refused[0].diagnostics.items()[0].summary == "No is not a message");
+  CHECK(asked == 1);
+  CHECK_FALSE(ran);
+  // A configuration the check accepts runs.
+  CHECK(f.invoke(f.config("hi")).back().diagnostics.empty());
+  CHECK(ran);
+}
+
+TEST_CASE("with the provider's configuration unknown, a plan defers where allowed, else refuses") {
   ActionFixture f;
   bool asked = false;
   f.logic->action_planner = [&](const Value&) {
     asked = true;
     return Diagnostics{};
   };
-  const Value unknown = f.config("hi").with_attribute("message", Value::unknown(Type::string()));
-  CHECK_FALSE(f.service->plan_action(ActionRequest{"test_notify", unknown}).has_errors());
-  CHECK_FALSE(asked);
+  const Type provider = f.service->get_provider_schema().schema->provider.block.implied_type();
+  ConfigureRequest configure{"1.15.5", Value::unknown(provider)};
+  configure.deferral_allowed = true;
+  REQUIRE_FALSE(f.service->configure_provider(configure).has_errors());
+  ActionRequest deferrable{"test_notify", f.config("hi")};
+  deferrable.deferral_allowed = true;
+  const PlanActionResponse deferred = f.service->plan_action(deferrable);
+  CHECK(deferred.deferred == DeferralReason::ProviderConfigUnknown);
+  CHECK(deferred.diagnostics.empty());
+  const PlanActionResponse refused = f.service->plan_action({"test_notify", f.config("hi")});
+  CHECK_FALSE(refused.deferred.has_value());
+  REQUIRE(refused.diagnostics.has_errors());
+  CHECK(refused.diagnostics.items()[0].summary == "The provider's configuration is not known yet");
+  CHECK_FALSE(asked);  // never without the client
+  const auto invoked = f.invoke(f.config("hi"));
+  REQUIRE(invoked.size() == 1);
+  CHECK(invoked[0].diagnostics.has_errors());
 }
 
 TEST_CASE("an invoke streams its progress in order and ends with one completed event") {

@@ -111,3 +111,33 @@ TEST_CASE(
   CHECK(f.calls == 2);
   CHECK(f.logic->configured_with.get_attribute("endpoint") == Value::string("https://api"));
 }
+
+TEST_CASE("an import defers for the provider's configuration, and never runs without it") {
+  DeferralFixture f;
+  Schema importable = file_schema();
+  importable.importable = true;
+  f.logic->declared.resources["test_file"] = importable;
+  f.service = std::make_unique<ProviderService>(f.logic);
+  int imported = 0;
+  f.logic->callbacks[Operation::Import] = [&](ResourceData&) {
+    ++imported;
+    return Diagnostics{};
+  };
+  f.configure(Value::unknown(Type::string()), true);
+  ImportRequest allowed{"test_file", "/a"};
+  allowed.deferral_allowed = true;
+  const ImportResponse deferred = f.service->import_resource_state(allowed);
+  CHECK(deferred.deferred == DeferralReason::ProviderConfigUnknown);
+  CHECK(deferred.imported.empty());
+  CHECK(deferred.diagnostics.empty());
+  // A request that may not defer is refused rather than run with no client.
+  const ImportResponse refused = f.service->import_resource_state(ImportRequest{"test_file", "/a"});
+  CHECK_FALSE(refused.deferred.has_value());
+  REQUIRE(refused.diagnostics.has_errors());
+  CHECK(refused.diagnostics.items()[0].summary == "The provider's configuration is not known yet");
+  CHECK(imported == 0);
+  // Once configured, it imports.
+  f.configure(Value::string("https://api"), true);
+  CHECK(f.service->import_resource_state(allowed).imported.size() == 1);
+  CHECK(imported == 1);
+}

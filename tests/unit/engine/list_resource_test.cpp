@@ -366,6 +366,50 @@ TEST_CASE("secrets of the filters and of the objects sent are hidden in every di
   CHECK(f.events[2].diagnostics.items().at(0).summary == "Failed with ***");
 }
 
+TEST_CASE("a display name hides secrets; an identity holding one is not sent") {
+  // `terraform query` prints display names and identities: a secret once reached the terminal
+  // through both while diagnostics hid it.
+  ListFixture f;
+  f.logic->lister = [&](const Value&, const ListOptions&, const ListEmit& emit) {
+    ListedObject named = f.listed("/a");
+    named.display_name = "File /a (token filter-token-7)";
+    emit(std::move(named), {});
+    emit(f.listed("/by/filter-token-7"), {});
+    emit(f.listed("/b"), {});
+    return Diagnostics{};
+  };
+  f.list(100, false, f.config(Value::string("item"), Value::string("filter-token-7")));
+  REQUIRE(f.events.size() == 3);
+  CHECK(f.events[0].display_name == "File /a (token ***)");
+  CHECK(f.paths() == std::vector<std::string>{"/a", "-", "/b"});
+  CHECK(text_of(f.events[1].diagnostics) ==
+        "test_file: a listed object is left out | \"File /by/***\": its identity holds a "
+        "sensitive value\n");
+}
+
+TEST_CASE("an object a listing gives whole loses its write-only values") {
+  ListFixture f;
+  Schema resource = f.logic->declared.resources.at("test_file");
+  Attribute password = attribute("password", Type::string(), false, true, false);
+  password.write_only = true;
+  resource.block.attributes.push_back(password);
+  f.logic->declared.resources["test_file"] = resource;
+  f.service = std::make_unique<ProviderService>(f.logic);
+  f.type = f.service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+  f.logic->lister = [&](const Value&, const ListOptions&, const ListEmit& emit) {
+    ListedObject listed = f.listed("/a");
+    listed.object = Value::object(f.type, {{"id", Value::string("/a")},
+                                           {"path", Value::string("/a")},
+                                           {"password", Value::string("wo-pass-99")}});
+    emit(std::move(listed), {});
+    return Diagnostics{};
+  };
+  f.list(100, true);
+  REQUIRE(f.events.size() == 1);
+  CHECK(f.events[0].resource_object.get_attribute("path") == Value::string("/a"));
+  CHECK(f.events[0].resource_object.get_attribute("password").is_null());
+}
+
 TEST_CASE("listing a type that has no list resource is an error event") {
   ListFixture f;
   std::vector<ListEvent> events;

@@ -90,6 +90,10 @@ TEST_CASE("a secret is hidden in the spellings scripts and the host give it") {
   // URL-encoded, in either case of hex, and as a form value.
   CHECK(redact("?password=p%40ss%20w%22rd%2F", {secret}) == "?password=***");
   CHECK(redact("?password=p%40ss+w%22rd%2f", {secret}) == "?password=***");
+  // As a path segment, where Go's url.PathEscape and tf.http.escape keep "$&+,:;=@".
+  CHECK(redact("GET /tokens/p@ss%20w%22rd%2F: 404", {secret}) == "GET /tokens/***: 404");
+  CHECK(redact("/users/a:b;c=d$e&f+g,h", {"a:b;c=d$e&f+g,h"}) == "/users/***");
+  CHECK(redact("/users/a%3Ab", {"a:b"}) == "/users/***");
 }
 
 TEST_CASE("a secret is hidden in base64, alone or inside a longer encoded text") {

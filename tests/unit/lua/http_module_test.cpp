@@ -6,6 +6,7 @@
 
 #include "provider_dir.h"
 
+using namespace luaform;
 using namespace luaform::lua::testing;
 
 TEST_CASE("a client refuses options it does not know or cannot use, saying which") {
@@ -60,10 +61,24 @@ TEST_CASE("a request that gets no answer names the script line, the request and 
 }
 
 TEST_CASE("the module works when required on its own, without the SDK") {
-  // With luaform_json not loaded, the client loads it for its bodies.
-  CHECK(evaluate("(function() package.loaded.luaform_json = nil return require('luaform_http')"
-                 ".client {}:post('http://127.0.0.1:9/', { f = print }) end)()")
-            .find("json.encode: $.f is a function") != std::string::npos);
+  // A script that requires only luaform_http: the client loads luaform_json for its bodies.
+  ProviderDir dir;
+  dir.write("resource_bare.lua", R"(local http = require("luaform_http")
+return {
+  kind = "resource",
+  schema = {},
+  create = function() http.client {}:post("http://127.0.0.1:9/", { f = print }) end,
+  read = function() end,
+  delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance i(*logic, "test_bare");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  const auto diags = logic->open_session()->call(engine::Operation::Create, "test_bare", d);
+  REQUIRE(diags.has_errors());
+  CHECK(as_raised(diags.items()[0]).find("json.encode: $.f is a function") != std::string::npos);
 }
 
 TEST_CASE("path segments are escaped as Go's url.PathEscape does, and joined into a path") {

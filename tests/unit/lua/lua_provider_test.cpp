@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "host/engine/rpc/session.h"
+
 #include "provider_dir.h"
 
 using namespace luaform;
@@ -241,7 +243,8 @@ return tf.resource {
   engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
   const auto custom = logic->open_session()->call(Operation::Create, "test_odd", d).items()[0];
   CHECK(custom.summary == "custom error object");
-  CHECK(custom.detail == "test_odd: create failed in resource_odd.lua.");
+  // The message handler notes the line that raised a value naming no place of its own.
+  CHECK(custom.detail == "test_odd: create failed at resource_odd.lua:5.");
   CHECK(logic->open_session()->call(Operation::Read, "test_odd", d).items()[0].summary ==
         "(error object is a table value)");
 }
@@ -563,4 +566,37 @@ return tf.func {
   auto second = logic->open_session();
   CHECK(count(*second) == Value::number(1));
   CHECK(count(*first) == Value::number(3));
+}
+
+TEST_CASE("an RPC that began before a reconfiguration hides the new configuration's secrets") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.provider {
+  schema = { token = tf.string { required = true, sensitive = true } },
+  configure = function(config) return { token = config.token } end,
+})");
+  dir.write("resource_leaky.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {},
+  create = function(d, client) error("refused with token " .. client.token) end,
+  read = function() end, delete = function() end,
+})");
+  auto logic = dir.load();
+  REQUIRE(logic->load_diagnostics().empty());
+  const Type provider = logic->schema().provider.block.implied_type();
+  const auto configure = [&](const std::string& token) {
+    REQUIRE(
+        !logic->configure(Value::object(provider, {{"token", Value::string(token)}})).has_errors());
+  };
+  configure("Tok-old-1111");
+  // The RPC took the secrets known when it began; a ConfigureProvider comes meanwhile.
+  engine::Session session(*logic, std::make_shared<const std::vector<std::string>>(
+                                      std::vector<std::string>{"Tok-old-1111"}));
+  configure("Tok-new-2222");
+  Instance i(*logic, "test_leaky");
+  engine::ResourceData d(i.schema, i.null(), i.object({}), i.null());
+  const engine::Diagnostics hidden =
+      session.secrets().hide(session.call(Operation::Create, "test_leaky", d));
+  REQUIRE(hidden.has_errors());
+  CHECK(hidden.items()[0].summary == "refused with token ***");
 }

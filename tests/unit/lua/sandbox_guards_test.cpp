@@ -91,3 +91,67 @@ TEST_CASE("a finalizer cannot be declared") {
   CHECK(fine == "");
   (void)took2;
 }
+
+TEST_CASE("a deadline that passes after the body failed for its own reason is the error raised") {
+  // The body's native work outlasts the deadline (no count hook runs inside one C call), then it
+  // fails for its own reason: the deadline wins, reported at the pcall's line (it used to raise
+  // the body's own error instead).
+  const auto [message, took] = run_with_deadline(
+      "local big = ('x'):rep(4e8)\n"
+      "local ok, err = pcall(function() big:find('y', 1, true) error('its own reason') end)\n",
+      50);
+  CHECK_MESSAGE(message.find("spin.lua:2: create did not finish within its timeout") == 0, message);
+  CHECK(message.find("its own reason") == std::string::npos);
+  (void)took;
+}
+
+TEST_CASE("collectgarbage cannot switch the collector off for later calls") {
+  const auto [stopped, took] = run_with_deadline("collectgarbage('stop')\n", 10000);
+  CHECK(stopped.find("spin.lua:1: collectgarbage(\"stop\") is not available") != std::string::npos);
+  for (const char* option : {"generational", "incremental", "setpause", "restart"}) {
+    CAPTURE(option);
+    const auto [refused, took2] =
+        run_with_deadline(std::string("collectgarbage('") + option + "')\n", 10000);
+    CHECK(refused.find("is not available to provider scripts") != std::string::npos);
+    (void)took2;
+  }
+  const auto [fine, took3] = run_with_deadline(
+      "collectgarbage() collectgarbage('collect') collectgarbage('step')\n"
+      "assert(collectgarbage('count') > 0 and collectgarbage('isrunning'))\n",
+      10000);
+  CHECK(fine == "");
+  (void)took;
+  (void)took3;
+}
+
+TEST_CASE("string.rep builds its result in one allocation the memory limit checks first") {
+  lua::RunLimits limits;
+  limits.memory_limit = size_t{64} << 20;
+  lua::StatePtr state = lua::new_sandboxed_state(&limits);
+  const auto run = [&](const std::string& code) {
+    return lua::protected_run(
+               state.get(),
+               [&](lua_State* S) {
+                 if (luaL_loadbufferx(S, code.data(), code.size(), "=rep.lua", "t") != LUA_OK) {
+                   lua_error(S);
+                 }
+                 lua_call(S, 0, 0);
+               })
+        .value_or("");
+  };
+  // 1 GiB: refused before any work (Lua's own rep spent 20 s inside one C call).
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(run("local s = ('x'):rep(1024 * 1024 * 1024)").find("not enough memory") !=
+        std::string::npos);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  // Lua's results, separators included.
+  CHECK(run("assert(('ab'):rep(3) == 'ababab')\n"
+            "assert(('ab'):rep(3, ', ') == 'ab, ab, ab')\n"
+            "assert(('ab'):rep(1, ',') == 'ab' and ('ab'):rep(0) == '' and ('ab'):rep(-2) == '')\n"
+            "assert((''):rep(5, '-') == '----' and (''):rep(1e6) == '')\n"
+            "assert(#('xyz'):rep(1000001, '.') == 4000003)\n"
+            "local s = ('0123456789'):rep(12345, '|')\n"
+            "assert(#s == 12345 * 11 - 1 and s:sub(-14) == '789|0123456789')\n") == "");
+  CHECK(run("('x'):rep(math.maxinteger, 'yy')").find("resulting string too large") !=
+        std::string::npos);
+}

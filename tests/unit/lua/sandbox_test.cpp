@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <memory>
 #include <string>
 
 #include "host/lua/core/guarded.h"
@@ -210,4 +212,115 @@ return tf.resource {
       engine::Value::number(0));
   REQUIRE(checked.has_errors());
   CHECK(checked.items()[0].detail.find("attempt to call") == std::string::npos);
+}
+
+TEST_CASE("the plugin's standard streams and terminal are closed to scripts") {
+  for (const std::string name :
+       {"/dev/stdin", "/dev/fd/0", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/../fd/0"}) {
+    CAPTURE(name);
+    CHECK(evaluate("io.open('" + name + "')").find("io.open: '" + name + "' is closed") !=
+          std::string::npos);
+    CHECK(evaluate("io.lines('" + name + "')").find("io.lines: '" + name + "' is closed") !=
+          std::string::npos);
+  }
+  CHECK(
+      evaluate("(function() local f = assert(io.open('/dev/null')) f:close() return 'ok' end)()") ==
+      "ok");
+}
+
+namespace {
+
+// A provider whose resource runs the Lua `code` of its configuration in create: two calls on
+// the one state the pool holds show what the first left for the second.
+struct Runner {
+  ProviderDir dir;
+  std::shared_ptr<engine::ProviderLogic> logic;
+
+  Runner() {
+    dir.write("resource_run.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { code = tf.string { required = true }, out = tf.string { computed = true } },
+  create = function(d)
+    d:set_id("run")
+    d:set("out", tostring(assert(load(d:get("code"), "=code.lua"))()))
+  end,
+  read = function() end, delete = function() end,
+})");
+    logic = dir.load();
+    REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  }
+
+  // What the code returned, or "error: " and what it raised.
+  std::string run(const std::string& code) {
+    Instance i(*logic, "test_run");
+    engine::ResourceData d(i.schema, i.null(), i.object({{"code", engine::Value::string(code)}}),
+                           i.null());
+    auto diags = logic->open_session()->call(engine::Operation::Create, "test_run", d);
+    if (diags.has_errors()) return "error: " + as_raised(diags.items()[0]);
+    return d.get("out").as_string();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a call cannot change the libraries the calls after it run") {
+  Runner r;
+  // Each write is an error at its line naming what it tried.
+  for (const char* code :
+       {"string.format = nil", "table.insert = print", "math.pi = 3", "os.time = nil",
+        "io.open = nil", "coroutine.wrap = nil", "utf8.char = nil", "string.custom = 1",
+        "package.path = ''", "package.loaded.luaform = {}", "package.preload.x = print",
+        "package.searchers[1] = nil", "require('luaform').string = nil",
+        "require('luaform').v.one_of = nil", "require('luaform').http.x = 1",
+        "require('luaform_json').encode = nil", "require('luaform').unknown.x = 1",
+        "require('luaform').string.name = 'number'",
+        "table.insert(require('luaform_validators'), 1)"}) {
+    CAPTURE(code);
+    const std::string refused = r.run(code);
+    CHECK_MESSAGE(refused.find("error: code.lua:1: cannot set '") == 0, refused);
+    CHECK(refused.find("read-only") != std::string::npos);
+  }
+  for (const char* code : {"rawset(string, 'format', nil)", "rawset(require('luaform'), 'x', 1)",
+                           "rawset(package.loaded, 'luaform', {})"}) {
+    CAPTURE(code);
+    CHECK(r.run(code).find("rawset: this table is read-only") != std::string::npos);
+  }
+  // pairs(_G) and pairs(string) iterate without handing out the tables behind them.
+  CHECK(r.run("local _, s = pairs(_G) return tostring(s == _G)") == "true");
+  CHECK(r.run("local _, s = pairs(_G) s.string = 1").find("undeclared global 'string'") !=
+        std::string::npos);
+  CHECK(r.run("local n = 0 for k, v in pairs(string) do n = n + 1 end return n") ==
+        r.run("return 17"));
+  CHECK(r.run("local _, s = pairs(string) s.format = nil").find("cannot set 'format'") !=
+        std::string::npos);
+  // The later calls see the libraries as they were.
+  CHECK(
+      r.run("return string.format('%d-%s', 4, #table) .. type(math.pi) .. "
+            "type(require('luaform').string) .. type(require('luaform').v.one_of) .. "
+            "tostring(rawequal(require('luaform').unknown, require('luaform_values').unknown))") ==
+      "4-0numbertablefunctiontrue");
+  // Reading works as ever: ipairs, #, the SDK's types and methods on strings.
+  CHECK(r.run("return #package.searchers .. (' x'):upper() .. tostring(package.loaded.luaform ~= "
+              "nil)") == "2 Xtrue");
+}
+
+TEST_CASE("the metatables the host and Lua's libraries hand out are sealed") {
+  Runner r;
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "luaform-sealed-file").string();
+  std::ofstream(file) << "x";
+  // A finalizer put into one of them used to run with the limits off, forever.
+  CHECK(r.run("return getmetatable(io.open('" + file + "'))") == "FILE*");
+  CHECK(r.run("return getmetatable(require('luaform').json.array())") == "json array");
+  CHECK(r.run("return getmetatable(require('luaform').unknown)") == "tf.unknown");
+  CHECK(r.run("return getmetatable(require('luaform').http.client {})") == "luaform.http.client");
+  CHECK(r.run("return getmetatable(require('luaform').string)") == "luaform.type");
+  CHECK(r.run("return getmetatable(require('luaform').list(require('luaform').string))") ==
+        "luaform.type");
+  CHECK(r.run("return getmetatable(require('luaform').retryable('x'))") == "luaform.retryable");
+  // What they do still works.
+  CHECK(r.run("local f = io.open('" + file + "') local s = f:read('a') f:close() return s") == "x");
+  CHECK(r.run("return require('luaform').json.encode(require('luaform').json.array())") == "[]");
+  CHECK(r.run("return tostring(require('luaform').unknown)") == "(known after apply)");
+  std::filesystem::remove(file);
 }

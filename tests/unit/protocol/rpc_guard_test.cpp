@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <string>
 
 #include "host/protocol/proto/tfplugin6.pb.h"
 #include "host/protocol/tfplugin/unsupported.h"
@@ -42,6 +43,22 @@ TEST_CASE("an exception in CallFunction becomes its function error, which has no
   CHECK(status.ok());
   CHECK_FALSE(resp.has_result());
   CHECK(resp.error().text() == "Internal error in the provider during CallFunction: boom");
+}
+
+TEST_CASE("an exception whose text is not UTF-8 is still reported in a message the CLI reads") {
+  const std::string ffd = "\xEF\xBF\xBD";
+  tfplugin6::PlanResourceChange::Response plan;
+  guarded("PlanResourceChange", &plan, [] { throw std::runtime_error("caf\xC3"); });
+  CHECK(plan.diagnostics(0).detail() == "caf" + ffd);
+  tfplugin6::PlanResourceChange::Response plan_read;
+  CHECK(plan_read.ParseFromString(plan.SerializeAsString()));
+
+  tfplugin6::CallFunction::Response call;
+  guarded("CallFunction", &call, [] { throw std::runtime_error("\xE9t\xE9"); });
+  CHECK(call.error().text() ==
+        "Internal error in the provider during CallFunction: " + ffd + "t" + ffd);
+  tfplugin6::CallFunction::Response call_read;
+  CHECK(call_read.ParseFromString(call.SerializeAsString()));
 }
 
 TEST_CASE("a handler that succeeds keeps its response untouched") {

@@ -367,5 +367,149 @@ TEST_CASE("action and list schemas are served, the action's wrapped in an Action
   CHECK(resp.action_schemas().at("demo_reboot").schema().block().description() == "Reboots");
 }
 
+// Text that is not UTF-8: a Latin-1 "été", a "café" cut inside its é, an ANSI escape.
+const std::string kLatin1 = "\xE9t\xE9";
+const std::string kCut = "caf\xC3";
+const std::string kFFFD = "\xEF\xBF\xBD";
+
+// Whether `message` reads back from its bytes as the CLI reads it: proto3's strings must be
+// UTF-8, and protobuf refuses the whole message otherwise (Go's "string field contains invalid
+// UTF-8"; C++ parses as strictly).
+template <class Message>
+bool cli_accepts(const Message& message) {
+  Message read;
+  return read.ParseFromString(message.SerializeAsString());
+}
+
+TEST_CASE("a message with a string that is not UTF-8 is refused whole when read back") {
+  tfplugin6::Diagnostic bad;
+  bad.set_summary(kCut);  // what the host sent before it repaired text
+  CHECK_FALSE(cli_accepts(bad));
+}
+
+TEST_CASE("diagnostics carry text that is not UTF-8 as U+FFFD, in every field and path step") {
+  engine::Diagnostics diags;
+  diags.error(
+      kCut, "the server said " + kLatin1,
+      {engine::AttributeName{"t" + kLatin1}, engine::ElementKey{kCut}, engine::ElementIndex{1}});
+  diags.warning(kCut);
+
+  tfplugin6::ApplyResourceChange::Response v6;
+  v6.mutable_new_state()->set_msgpack(
+      "\x81\xa2id\xa1"
+      "1");  // bytes: sent as they are
+  toproto::diagnostics(diags, &v6);
+  CHECK(cli_accepts(v6));
+  CHECK(v6.new_state().msgpack() ==
+        "\x81\xa2id\xa1"
+        "1");
+  REQUIRE(v6.diagnostics_size() == 2);
+  CHECK(v6.diagnostics(0).summary() == "caf" + kFFFD);
+  CHECK(v6.diagnostics(0).detail() == "the server said " + kFFFD + "t" + kFFFD);
+  const auto& steps = v6.diagnostics(0).attribute().steps();
+  REQUIRE(steps.size() == 3);
+  CHECK(steps[0].attribute_name() == "t" + kFFFD + "t" + kFFFD);
+  CHECK(steps[1].element_key_string() == "caf" + kFFFD);
+  CHECK(steps[2].element_key_int() == 1);
+  CHECK(v6.diagnostics(1).summary() == "caf" + kFFFD);
+
+  tfplugin5::ApplyResourceChange::Response v5;
+  toproto::diagnostics(diags, &v5);
+  CHECK(cli_accepts(v5));
+  CHECK(v5.diagnostics(0).attribute().steps(1).element_key_string() == "caf" + kFFFD);
+
+  // Requires-replace paths are attribute paths too.
+  engine::wire::PlanResponse plan;
+  plan.requires_replace = {{engine::AttributeName{"tags"}, engine::ElementKey{kLatin1}}};
+  tfplugin6::PlanResourceChange::Response planned;
+  toproto::plan_response(plan, &planned);
+  CHECK(cli_accepts(planned));
+}
+
+TEST_CASE("a function's error, an action's progress and a listed name are made UTF-8") {
+  engine::wire::CallFunctionResponse failed;
+  failed.error = engine::FunctionFailure{"no " + kCut, 1};
+  tfplugin6::CallFunction::Response call;
+  toproto::call_function_response(failed, &call);
+  CHECK(cli_accepts(call));
+  CHECK(call.error().text() == "no caf" + kFFFD);
+
+  engine::ActionEvent progress;
+  progress.progress = "copying " + kLatin1;
+  tfplugin5::InvokeAction::Event event;
+  toproto::action_event(progress, &event);
+  CHECK(cli_accepts(event));
+  CHECK(event.progress().message() == "copying " + kFFFD + "t" + kFFFD);
+
+  engine::wire::ListEvent listed;
+  listed.display_name = kCut;
+  listed.diagnostics.warning(kLatin1);
+  tfplugin6::ListResource::Event found;
+  toproto::list_event(listed, &found);
+  CHECK(cli_accepts(found));
+  CHECK(found.display_name() == "caf" + kFFFD);
+  CHECK(found.diagnostic(0).summary() == kFFFD + "t" + kFFFD);
+}
+
+TEST_CASE("a listed name's control characters are escaped: it cannot forge a result line") {
+  engine::wire::ListEvent listed;
+  listed.display_name = "Dune\nlist.shelf_book.all isbn=999 \x1b[31mForged\x1b[0m\r\t";
+  tfplugin5::ListResource::Event found;
+  toproto::list_event(listed, &found);
+  CHECK(found.display_name() ==
+        "Dune\\nlist.shelf_book.all isbn=999 \\x1b[31mForged\\x1b[0m\\r\\t");
+  listed.display_name = "caf\xC3\xA9 \xE2\x82\xAC";  // well-formed and printable: as it is
+  tfplugin6::ListResource::Event plain;
+  toproto::list_event(listed, &plain);
+  CHECK(plain.display_name() == "caf\xC3\xA9 \xE2\x82\xAC");
+}
+
+TEST_CASE("schema names and texts from scripts are made UTF-8, map keys included") {
+  engine::ProviderSchema schema;
+  engine::Schema resource;
+  resource.block = sample_block();
+  resource.block.description = "Caf" + kLatin1;
+  resource.block.attributes[0].description = kCut;
+  resource.block.attributes[1].deprecated = kLatin1;
+  resource.block.blocks[0].type_name = "d" + kLatin1;
+  schema.resources["demo_" + kCut] = resource;
+  engine::Function f;
+  f.returns = Type::string();
+  f.summary = kCut;
+  f.description = kLatin1;
+  f.deprecated = kCut;
+  engine::FunctionParameter p;
+  p.name = kCut;
+  p.type = Type::string();
+  p.description = kLatin1;
+  f.parameters = {p};
+  schema.functions["f" + kLatin1] = f;
+  engine::GetProviderSchemaResponse r;
+  r.schema = &schema;
+
+  tfplugin6::GetProviderSchema::Response v6;
+  toproto::provider_schema(r, &v6);
+  CHECK(cli_accepts(v6));
+  const auto& block = v6.resource_schemas().at("demo_caf" + kFFFD).block();
+  CHECK(block.description() == "Caf" + kFFFD + "t" + kFFFD);
+  CHECK(block.attributes(0).description() == "caf" + kFFFD);
+  CHECK(block.block_types(0).type_name() == "d" + kFFFD + "t" + kFFFD);
+  const auto& function = v6.functions().at("f" + kFFFD + "t" + kFFFD);
+  CHECK(function.summary() == "caf" + kFFFD);
+  CHECK(function.parameters(0).name() == "caf" + kFFFD);
+
+  tfplugin5::GetProviderSchema::Response v5;
+  toproto::provider_schema(r, &v5);
+  CHECK(cli_accepts(v5));
+
+  engine::GetMetadataResponse metadata;
+  metadata.resources = {"demo_" + kCut};
+  metadata.functions = {"f" + kLatin1};
+  tfplugin6::GetProviderMetadata::Response meta;
+  toproto::metadata_response(metadata, &meta);
+  CHECK(cli_accepts(meta));
+  CHECK(meta.resources(0).type_name() == "demo_caf" + kFFFD);
+}
+
 }  // namespace
 }  // namespace luaform::protocol
