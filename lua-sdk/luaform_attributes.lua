@@ -79,7 +79,8 @@ end
 -- list of names) that is set and not empty, else `fallback` (which may be nil: no default).
 -- Environment values are text; the host converts them to the attribute's type ("1", "true",
 -- "TRUE" for a bool, as Go's strconv reads them), told the variable's name (the second result)
--- for the error when one is not.
+-- for the error when one is not. The third result says where the value comes from, whatever
+-- the environment holds, for --docs: { environment = names, fallback = fallback }.
 function M.env(names, fallback)
   if type(names) == "string" then
     names = { names }
@@ -93,14 +94,15 @@ function M.env(names, fallback)
       error(string.format("tf.env: name %d must be a string, got %s", i, type(name)), CALLER)
     end
   end
+  local source = { environment = { table.unpack(names) }, fallback = fallback }
   return function()
     for _, name in ipairs(names) do
       local value = os.getenv(name)
       if value ~= nil and value ~= "" then
-        return value, name
+        return value, name, source
       end
     end
-    return fallback
+    return fallback, nil, source
   end
 end
 

@@ -18,6 +18,18 @@ namespace luaform::engine {
 
 struct NestedBlock;
 
+// Where the default a function gave (default_value) comes from, so that documentation can say
+// where rather than show what the function gave while the schema was read: the value of an
+// environment variable in the shell that ran --docs, often a secret.
+struct DefaultSource {
+  // tf.env's variables, in the order read: the first that is set and not empty gives the
+  // value. Empty: a function that does not say where its value comes from.
+  std::vector<std::string> environment;
+  std::optional<Value> fallback;  // the value when none of them is set (tf.env's fallback)
+  // Declared required, and optional only when the function gives a value.
+  bool declared_required = false;
+};
+
 struct Attribute {
   std::string name;
   Type type;  // for a nested attribute: nested->implied_type()
@@ -34,6 +46,8 @@ struct Attribute {
   std::string deprecated;              // non-empty: the deprecation message
   std::string removed;                 // non-empty: setting it is an error with this message
   std::optional<Value> default_value;  // applied at plan time when config is null
+  // Set when default_value, or its absence, came from a function (`default = tf.env(...)`).
+  std::optional<DefaultSource> default_source;
   // A default given as text that is not a value of the type (X_INSECURE=maybe for a bool): an
   // error naming the attribute when the configuration leaves it unset, not a load failure.
   std::string default_problem;

@@ -89,6 +89,40 @@ struct Nested {
   const Block* block;
 };
 
+// What the docs say of an attribute's default: where a function takes it from, never what the
+// function gave while the schema was read (an environment variable of the shell that ran
+// --docs, a token), and a literal only when the attribute is not sensitive.
+std::string default_note(const Attribute& a) {
+  if (a.default_source) {
+    const DefaultSource& source = *a.default_source;
+    if (source.environment.empty())
+      return " Defaults to what a function gives when the provider loads.";
+    std::string note = source.environment.size() == 1
+                           ? " Defaults to the environment variable "
+                           : " Defaults to the first set of the environment variables ";
+    for (size_t i = 0; i < source.environment.size(); ++i) {
+      note += (i == 0 ? "`" : ", `") + source.environment[i] + "`";
+    }
+    if (source.fallback) {
+      note += a.sensitive ? ", else to a value not shown here (sensitive)"
+                          : ", else to `" + source.fallback->to_display_string() + "`";
+    }
+    return note + ".";
+  }
+  if (!a.default_value) return "";
+  if (a.sensitive) return " Has a default, not shown here (sensitive).";
+  return " Defaults to `" + a.default_value->to_display_string() + "`.";
+}
+
+// Whether the docs list an attribute as required. An attribute declared required whose
+// default is an environment variable is optional in a schema read where it is set; the docs
+// describe the provider, not the shell they were written in.
+bool documented_required(const Attribute& a) {
+  if (a.required) return true;
+  return a.default_source && a.default_source->declared_required &&
+         !a.default_source->environment.empty() && !a.default_source->fallback;
+}
+
 // One "- `name` (Type, flags) description" line for an attribute.
 std::string attribute_item(const Attribute& a, const std::string& path,
                            std::vector<Nested>& nested) {
@@ -98,7 +132,7 @@ std::string attribute_item(const Attribute& a, const std::string& path,
   if (!a.deprecated.empty()) label += ", Deprecated";
   std::string line = "- `" + a.name + "` (" + label + ")";
   if (!a.description.empty()) line += " " + sentence(a.description);
-  if (a.default_value) line += " Defaults to `" + a.default_value->to_display_string() + "`.";
+  line += default_note(a);
   if (a.force_new) line += " Changing it replaces the resource.";
   if (a.write_only) line += " Sent to the provider, never stored in state or plans.";
   if (!a.deprecated.empty()) line += " Deprecated: " + one_line(a.deprecated);
@@ -130,7 +164,7 @@ void write_block(std::ostringstream& out, const Block& block, const std::string&
   std::string read_only;
   for (const auto& a : block.attributes) {
     std::string item = attribute_item(a, path, nested);
-    if (a.required) {
+    if (documented_required(a)) {
       required += item;
     } else if (a.optional) {
       optional += item;

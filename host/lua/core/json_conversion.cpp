@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
@@ -49,13 +52,31 @@ bool marked_as_array(lua_State* L, int index) {
   return marked;
 }
 
-// Deeper documents are refused rather than risking the C stack (and Lua's own limit is 200
-// nested C calls).
-constexpr int kMaxDepth = 150;
+// How deeply a document may nest, in every helper that reads or writes one. The walks of this
+// file keep their levels on the heap, but nlohmann's comparison and text recurse, one C frame
+// per level; release hosts run scripts on threads of 128 KiB (musl's default), of which a
+// document at this depth takes a small part (json_conversion_test runs every helper at the
+// bound on a thread with a quarter of it). Real documents nest a dozen levels.
+constexpr size_t kMaxDepth = 150;
 
-void push(lua_State* L, const nlohmann::json& j, NullAs null_as, int depth = 0) {
-  if (depth > kMaxDepth || !lua_checkstack(L, 3)) {
-    throw std::runtime_error("JSON nested more than " + std::to_string(kMaxDepth) + " levels deep");
+std::string too_deep(const std::string& what) {
+  return what + ": the document nests more than " + std::to_string(kMaxDepth) +
+         " levels deep, the most JSON helpers take";
+}
+
+// An array or object of the document being pushed, and how far its members are.
+struct OpenContainer {
+  const nlohmann::json* container;
+  nlohmann::json::const_iterator next;
+  lua_Integer position = 0;  // arrays: the members set so far
+};
+
+// Pushes `j` if it is no array or object; else pushes its empty table, opens it on `open` and
+// returns true.
+bool start_push(lua_State* L, const nlohmann::json& j, NullAs null_as,
+                std::vector<OpenContainer>& open) {
+  if (open.size() > kMaxDepth || !lua_checkstack(L, 3)) {
+    throw std::runtime_error(too_deep("a JSON document"));
   }
   switch (j.type()) {
     case nlohmann::json::value_t::null:
@@ -65,70 +86,97 @@ void push(lua_State* L, const nlohmann::json& j, NullAs null_as, int depth = 0) 
       } else {
         lua_pushnil(L);
       }
-      return;
+      return false;
     case nlohmann::json::value_t::boolean:
       lua_pushboolean(L, j.get<bool>() ? 1 : 0);
-      return;
+      return false;
     case nlohmann::json::value_t::number_integer:
       lua_pushinteger(L, j.get<int64_t>());
-      return;
+      return false;
     case nlohmann::json::value_t::number_unsigned:
       if (j.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
         lua_pushinteger(L, static_cast<lua_Integer>(j.get<uint64_t>()));
       } else {
         lua_pushnumber(L, static_cast<lua_Number>(j.get<uint64_t>()));
       }
-      return;
+      return false;
     case nlohmann::json::value_t::number_float:
       lua_pushnumber(L, j.get<double>());
-      return;
+      return false;
     case nlohmann::json::value_t::string: {
       const auto& s = j.get_ref<const std::string&>();
       lua_pushlstring(L, s.data(), s.size());
-      return;
+      return false;
     }
     case nlohmann::json::value_t::binary:
       throw std::runtime_error("binary values have no JSON form");
-    case nlohmann::json::value_t::array: {
+    case nlohmann::json::value_t::array:
       lua_createtable(L, static_cast<int>(j.size()), 0);
       // An empty array is marked, so that encoding it again gives [] rather than {}.
       if (j.empty() && null_as == NullAs::Sentinel) mark_as_array(L, -1);
-      lua_Integer i = 0;
-      for (const auto& element : j) {
-        if (element.is_null() && null_as == NullAs::Absent) {
-          throw std::runtime_error("a list holds a null element, which a Lua table cannot hold");
-        }
-        push(L, element, null_as, depth + 1);
-        lua_rawseti(L, -2, ++i);
-      }
-      return;
-    }
+      break;
     case nlohmann::json::value_t::object:
       lua_createtable(L, 0, static_cast<int>(j.size()));
-      for (const auto& [key, element] : j.items()) {
-        if (element.is_null() && null_as == NullAs::Absent) continue;
-        lua_pushlstring(L, key.data(), key.size());
-        push(L, element, null_as, depth + 1);
-        lua_rawset(L, -3);
-      }
-      return;
+      break;
+  }
+  open.push_back({&j, j.cbegin()});
+  return true;
+}
+
+// Sets the member on top of the stack into the table of `parent` below it (below its key, for
+// an object).
+void set_member(lua_State* L, OpenContainer& parent) {
+  if (parent.container->is_array()) {
+    lua_rawseti(L, -2, ++parent.position);
+  } else {
+    lua_rawset(L, -3);
   }
 }
 
-// What a JSON value of `string_bytes` of text takes in memory, roughly: the node, and a
-// string's heap block.
-size_t node_bytes(size_t string_bytes) {
-  return sizeof(nlohmann::json) + (string_bytes > 0 ? string_bytes + 32 : 0);
+// Pushes the document `root` as Lua values, depth first, its open containers on a vector
+// rather than in C frames.
+void push(lua_State* L, const nlohmann::json& root, NullAs null_as) {
+  std::vector<OpenContainer> open;
+  if (!start_push(L, root, null_as, open)) return;
+  while (!open.empty()) {
+    OpenContainer& top = open.back();
+    if (top.next == top.container->cend()) {
+      open.pop_back();
+      if (!open.empty()) set_member(L, open.back());
+      continue;
+    }
+    const auto member = top.next++;
+    if (member->is_null() && null_as == NullAs::Absent) {
+      if (top.container->is_object()) continue;
+      throw std::runtime_error("a list holds a null element, which a Lua table cannot hold");
+    }
+    if (top.container->is_object()) {
+      const std::string& key = member.key();
+      lua_pushlstring(L, key.data(), key.size());
+    }
+    if (!start_push(L, member.value(), null_as, open)) set_member(L, top);
+  }
 }
 
-// What the document parsed from `size` bytes of `text` will take, from one pass over the text:
-// its values (a comma, colon or opening bracket each starts one), object members, and the
-// bytes of its strings. nlohmann's own parse callback cannot count it: with a callback, its
-// parser rescans an array at the end of every object in it (quadratic).
-size_t document_bytes(const char* text, size_t size) {
+// What the document parsed from `size` bytes of `text` will take in memory, and how deeply it
+// nests, from one pass over the text (nlohmann's own parse callback cannot count it: with a
+// callback, its parser rescans an array at the end of every object in it, which is quadratic).
+// The bytes are a generous estimate of nlohmann's layout: a slot per value (a vector may hold
+// twice what it uses), an object's map and an array's vector on the heap, a map node per
+// member, a string on the heap with its text.
+struct Shape {
+  size_t bytes = 0;
+  size_t depth = 0;
+};
+
+Shape shape_of(const char* text, size_t size) {
   size_t values = 1;
+  size_t containers = 0;
   size_t members = 0;
+  size_t strings = 0;
   size_t string_bytes = 0;
+  size_t depth = 0;
+  size_t deepest = 0;
   bool in_string = false;
   for (size_t i = 0; i < size; ++i) {
     const char c = text[i];
@@ -144,10 +192,19 @@ size_t document_bytes(const char* text, size_t size) {
     switch (c) {
       case '"':
         in_string = true;
+        ++strings;
         break;
-      case ',':
       case '[':
       case '{':
+        ++containers;
+        ++values;
+        if (++depth > deepest) deepest = depth;
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      case ',':
         ++values;
         break;
       case ':':
@@ -157,15 +214,35 @@ size_t document_bytes(const char* text, size_t size) {
         break;
     }
   }
-  return values * node_bytes(0) + members * (node_bytes(0) + 64) + string_bytes * 2;
+  constexpr size_t kValue = 2 * sizeof(nlohmann::json);
+  constexpr size_t kContainer = 64;
+  constexpr size_t kMember = 96;
+  constexpr size_t kString = 64;
+  return {values * kValue + containers * kContainer + members * kMember + strings * kString +
+              string_bytes * 2,
+          deepest};
 }
 
-// Parses `size` bytes of `text` once the document it makes is counted against the state's
-// memory limit (a text of a few MB can make a document ten times as large). With `exceptions`
-// false, text that is not JSON gives a discarded value instead of a parse_error.
-nlohmann::json parse_counted(lua_State* L, const char* what, const char* text, size_t size,
-                             bool exceptions) {
-  NativeMemory(L, what).add(document_bytes(text, size));
+// What a JSON value of `string_bytes` of text takes in memory, roughly: the node, and a
+// string's heap block.
+size_t node_bytes(size_t string_bytes) {
+  return sizeof(nlohmann::json) + (string_bytes > 0 ? string_bytes + 32 : 0);
+}
+
+// Counts what the document parsed from `size` bytes of `text` will take in `memory` against
+// the state's memory limit (a text of a few MB can make a document ten times as large), after
+// refusing one that nests deeper than kMaxDepth; `what` names the helper in both errors.
+void measure(NativeMemory& memory, const std::string& what, const char* text, size_t size) {
+  const Shape shape = shape_of(text, size);
+  if (shape.depth > kMaxDepth) throw std::runtime_error(too_deep(what));
+  memory.add(shape.bytes);
+}
+
+// Parses `size` bytes of `text` once measured. With `exceptions` false, text that is not JSON
+// gives a discarded value instead of a parse_error.
+nlohmann::json parse_counted(NativeMemory& memory, const std::string& what, const char* text,
+                             size_t size, bool exceptions) {
+  measure(memory, what, text, size);
   return nlohmann::json::parse(text, text + size, nullptr, exceptions);
 }
 
@@ -176,7 +253,8 @@ int decode(lua_State* L) {
   const char* text = luaL_checklstring(L, 1, &size);
   nlohmann::json j;
   try {
-    j = parse_counted(L, "json.decode", text, size, true);
+    NativeMemory memory(L, "json.decode");
+    j = parse_counted(memory, "json.decode", text, size, true);
   } catch (const nlohmann::json::parse_error& e) {
     // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
     std::string why = e.what();
@@ -188,22 +266,26 @@ int decode(lua_State* L) {
   return 1;
 }
 
-// Lua value at `index` -> JSON. `where` is the JSON path of the value ("$.a[2]") for messages.
-// The document's memory is counted in `memory` as it grows (a table may hold one large string
-// many times over).
-nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth,
-                       NativeMemory& memory);
-
 [[noreturn]] void unusable_key(const std::string& where, const std::string& key_type) {
   throw std::runtime_error("json.encode: " + where +
                            " has a key that is neither a string nor a list position (a " +
                            key_type + ")");
 }
 
+// A table of the value being encoded, and how far its members are.
+struct OpenTable {
+  int index = 0;  // its absolute index on the Lua stack
+  std::string where;
+  nlohmann::json value;      // the array or object being filled
+  lua_Integer length = 0;    // arrays: how many elements
+  lua_Integer position = 0;  // arrays: the element being encoded
+  std::string key;           // objects: the member being encoded
+};
+
 // A table is an array when marked as one or when its keys are exactly 1..n (n >= 1); an object
-// when every key is a string; anything else is refused rather than guessed at.
-nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, int depth,
-                             NativeMemory& memory) {
+// when every key is a string; anything else is refused rather than guessed at. Opens it on
+// `open` (an object with the nil key lua_next starts from on the stack).
+void open_table(lua_State* L, int index, std::string where, std::vector<OpenTable>& open) {
   const lua_Integer length = static_cast<lua_Integer>(lua_rawlen(L, index));
   lua_Integer integer_keys = 0;
   bool string_keys = false;
@@ -227,63 +309,59 @@ nlohmann::json table_to_json(lua_State* L, int index, const std::string& where, 
   if (integer_keys != length) {
     throw std::runtime_error("json.encode: " + where + " is a list with holes");
   }
+  OpenTable& table = open.emplace_back();
+  table.index = index;
+  table.where = std::move(where);
   if (length > 0 || marked_as_array(L, index)) {
-    nlohmann::json array = nlohmann::json::array();
-    for (lua_Integer i = 1; i <= length; ++i) {
-      lua_rawgeti(L, index, i);
-      array.push_back(to_json(L, -1, where + "[" + std::to_string(i) + "]", depth + 1, memory));
-      lua_pop(L, 1);
-    }
-    return array;
+    table.value = nlohmann::json::array();
+    table.length = length;
+  } else {
+    // nlohmann's object keeps its keys sorted, which makes the text stable.
+    table.value = nlohmann::json::object();
+    lua_pushnil(L);
   }
-  // nlohmann's object keeps its keys sorted, which makes the text stable.
-  nlohmann::json object = nlohmann::json::object();
-  lua_pushnil(L);
-  while (lua_next(L, index) != 0) {
-    const std::string key = lua_tostring(L, -2);
-    std::string member = where;
-    member.append(".").append(key);
-    memory.add(node_bytes(key.size()) + 32);  // the key and the map's node
-    object[key] = to_json(L, -1, member, depth + 1, memory);
-    lua_pop(L, 1);
-  }
-  return object;
 }
 
-nlohmann::json to_json(lua_State* L, int index, const std::string& where, int depth,
-                       NativeMemory& memory) {
-  index = lua_absindex(L, index);
-  if (depth > kMaxDepth || !lua_checkstack(L, 4)) {
+// The Lua value at `index` (absolute) as JSON when it is no table; a table is opened on `open`
+// instead, and nullopt returned. The document's memory is counted in `memory` as it grows (a
+// table may hold one large string many times over).
+std::optional<nlohmann::json> start_json(lua_State* L, int index, std::string where,
+                                         std::vector<OpenTable>& open, NativeMemory& memory) {
+  if (open.size() > kMaxDepth || !lua_checkstack(L, 4)) {
     throw std::runtime_error("json.encode: " + where + " is nested more than " +
-                             std::to_string(kMaxDepth) + " levels deep (or refers to itself)");
+                             std::to_string(kMaxDepth) +
+                             " levels deep, the most JSON helpers take (or refers to itself)");
   }
   switch (lua_type(L, index)) {
     case LUA_TNIL:
-      return nullptr;
+      return nlohmann::json(nullptr);
     case LUA_TBOOLEAN:
-      return lua_toboolean(L, index) != 0;
+      return nlohmann::json(lua_toboolean(L, index) != 0);
     case LUA_TNUMBER: {
-      if (lua_isinteger(L, index)) return static_cast<int64_t>(lua_tointeger(L, index));
+      if (lua_isinteger(L, index)) {
+        return nlohmann::json(static_cast<int64_t>(lua_tointeger(L, index)));
+      }
       const double number = lua_tonumber(L, index);
       if (!std::isfinite(number)) {
         throw std::runtime_error("json.encode: " + where + " is " +
                                  (std::isnan(number) ? "NaN" : "infinite") +
                                  ", which JSON cannot hold");
       }
-      return number;
+      return nlohmann::json(number);
     }
     case LUA_TSTRING: {
       size_t size = 0;
       const char* text = lua_tolstring(L, index, &size);
       memory.add(node_bytes(size));
-      return std::string(text, size);
+      return nlohmann::json(std::string(text, size));
     }
     case LUA_TLIGHTUSERDATA:
-      if (lua_touserdata(L, index) == &kNullSentinel) return nullptr;
+      if (lua_touserdata(L, index) == &kNullSentinel) return nlohmann::json(nullptr);
       break;
     case LUA_TTABLE:
       memory.add(node_bytes(0));
-      return table_to_json(L, index, where, depth, memory);
+      open_table(L, index, std::move(where), open);
+      return std::nullopt;
     default:
       break;
   }
@@ -291,12 +369,49 @@ nlohmann::json to_json(lua_State* L, int index, const std::string& where, int de
                            ", which JSON cannot hold");
 }
 
+// Lua value at `index` -> JSON, depth first, its open tables on a vector rather than in C
+// frames. `where` is the JSON path of the value ("$.a[2]") for messages.
+nlohmann::json to_json(lua_State* L, int index, const std::string& where, NativeMemory& memory) {
+  std::vector<OpenTable> open;
+  std::optional<nlohmann::json> done = start_json(L, lua_absindex(L, index), where, open, memory);
+  while (!open.empty()) {
+    OpenTable& table = open.back();
+    if (done) {
+      // A member is encoded: its Lua value (a table or not) is on top of the stack.
+      lua_pop(L, 1);
+      if (table.value.is_array()) {
+        table.value.push_back(std::move(*done));
+      } else {
+        table.value[table.key] = std::move(*done);
+      }
+      done.reset();
+    }
+    if (table.value.is_array()) {
+      if (table.position < table.length) {
+        lua_rawgeti(L, table.index, ++table.position);
+        std::string member = table.where + "[" + std::to_string(table.position) + "]";
+        done = start_json(L, lua_gettop(L), std::move(member), open, memory);
+        continue;
+      }
+    } else if (lua_next(L, table.index) != 0) {
+      table.key = lua_tostring(L, -2);
+      std::string member = table.where + "." + table.key;
+      memory.add(node_bytes(table.key.size()) + 32);  // the key and the map's node
+      done = start_json(L, lua_gettop(L), std::move(member), open, memory);
+      continue;
+    }
+    done = std::move(table.value);
+    open.pop_back();
+  }
+  return std::move(*done);
+}
+
 // Encoded with sorted keys and no spaces; a string that is not UTF-8 is refused (JSON text is
 // UTF-8) rather than mangled.
 int encode(lua_State* L) {
   luaL_checkany(L, 1);
   NativeMemory memory(L, "json.encode");
-  const nlohmann::json j = to_json(L, 1, "$", 0, memory);
+  const nlohmann::json j = to_json(L, 1, "$", memory);
   // The text: about as long as the document's strings, which it holds at once with them.
   memory.add(memory.held());
   std::string text;
@@ -322,11 +437,17 @@ int array(lua_State* L) {
   return 1;
 }
 
+// Both documents are held at once, so both count against the memory limit; their comparison
+// walks them by recursion, so neither may nest deeper than kMaxDepth. Both are measured before
+// either is parsed, so that the answer does not depend on their order.
 int equivalent(lua_State* L) {
   size_t a_size = 0;
   size_t b_size = 0;
   const char* a_text = luaL_checklstring(L, 1, &a_size);
   const char* b_text = luaL_checklstring(L, 2, &b_size);
+  NativeMemory memory(L, "json.equivalent");
+  measure(memory, "json.equivalent", a_text, a_size);
+  measure(memory, "json.equivalent", b_text, b_size);
   const auto a = nlohmann::json::parse(a_text, a_text + a_size, nullptr, false);
   const auto b = nlohmann::json::parse(b_text, b_text + b_size, nullptr, false);
   lua_pushboolean(L, !a.is_discarded() && !b.is_discarded() && a == b ? 1 : 0);
@@ -336,17 +457,21 @@ int equivalent(lua_State* L) {
 }  // namespace
 
 void push_json(lua_State* L, const std::string& text) {
-  nlohmann::json j = parse_counted(L, "reading the stored state", text.data(), text.size(), false);
+  NativeMemory memory(L, "reading the stored state");
+  nlohmann::json j =
+      parse_counted(memory, "reading the stored state", text.data(), text.size(), false);
   if (j.is_discarded()) throw std::runtime_error("the stored state is not valid JSON");
   push(L, j, NullAs::Absent);
 }
 
 namespace {
 
-// The JSON object in `document`; an empty document is an empty object.
-nlohmann::json json_object(const std::string& document, const std::string& what) {
+// The JSON object in `document`; an empty document is an empty object. Counted and bounded
+// like the documents scripts give (`memory`), since it is written back as text by recursion.
+nlohmann::json json_object(NativeMemory& memory, const std::string& document,
+                           const std::string& what) {
   if (document.empty()) return nlohmann::json::object();
-  nlohmann::json j = nlohmann::json::parse(document, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j = parse_counted(memory, what, document.data(), document.size(), false);
   if (j.is_discarded() || !j.is_object()) {
     throw std::runtime_error(what + " is not a JSON object, so it was not written by luaform");
   }
@@ -357,7 +482,8 @@ nlohmann::json json_object(const std::string& document, const std::string& what)
 
 void push_json_member(lua_State* L, const std::string& document, const std::string& key,
                       const std::string& what) {
-  const nlohmann::json j = json_object(document, what);
+  NativeMemory memory(L, what);
+  const nlohmann::json j = json_object(memory, document, what);
   const auto it = j.find(key);
   if (it == j.end()) {
     lua_pushnil(L);
@@ -368,12 +494,12 @@ void push_json_member(lua_State* L, const std::string& document, const std::stri
 
 std::string with_json_member(lua_State* L, const std::string& document, const std::string& key,
                              int index, const std::string& what) {
-  nlohmann::json j = json_object(document, what);
+  NativeMemory memory(L, what);
+  nlohmann::json j = json_object(memory, document, what);
   if (lua_isnil(L, index)) {
     j.erase(key);
   } else {
-    NativeMemory memory(L, what);
-    j[key] = to_json(L, index, "$." + key, 0, memory);
+    j[key] = to_json(L, index, "$." + key, memory);
   }
   try {
     return j.dump();

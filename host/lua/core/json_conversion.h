@@ -32,6 +32,8 @@ std::string with_json_member(lua_State* L, const std::string& document, const st
 //   null                the value standing for JSON null
 //   equivalent(a, b)    true when both texts are JSON documents with the same meaning (key
 //                       order, spacing and number spelling aside); false when either is not JSON
+// Every one of them refuses a document or table nested more than 150 levels deep, with an
+// error naming it and the bound, and counts what it builds against the state's memory limit.
 // Installed in package.preload as a C function, so the sandbox's no-C-loaders rule holds.
 int open_json_module(lua_State* L);
 

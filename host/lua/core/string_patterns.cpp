@@ -70,7 +70,8 @@ int match(lua_State* L) {
 }
 
 // gmatch's iterator: upvalues 1 and 2 hold the subject and the pattern (keeping them alive),
-// upvalue 3 the position to go on from and upvalue 4 where the last match ended (-1: none).
+// upvalue 3 the position to go on from (0-based; the length + 1 when gmatch's init was past
+// the end) and upvalue 4 where the last match ended (-1: none).
 int gmatch_next(lua_State* L) {
   size_t length = 0;
   size_t pattern_length = 0;
@@ -78,6 +79,8 @@ int gmatch_next(lua_State* L) {
   const char* p = lua_tolstring(L, lua_upvalueindex(2), &pattern_length);
   const auto from = static_cast<size_t>(lua_tointeger(L, lua_upvalueindex(3)));
   const lua_Integer last = lua_tointeger(L, lua_upvalueindex(4));
+  // Started past the end of the subject: Lua 5.4 tries nowhere, not even at the end.
+  if (from > length) return 0;
   MatchBudget budget(L);
   PatternMatch state(s, length, p, pattern_length, &budget);
   for (const char* start = s + from; start <= state.subject_end(); ++start) {
@@ -98,7 +101,8 @@ int gmatch(lua_State* L) {
   luaL_checklstring(L, 1, &length);
   luaL_checkstring(L, 2);
   size_t init = start_position(luaL_optinteger(L, 3, 1), length);
-  if (init > length + 1) init = length + 1;
+  // Past the end (as Lua keeps it, without overflowing): the iterator finds nothing at all.
+  if (init > length + 1) init = length + 2;
   lua_settop(L, 2);
   lua_pushinteger(L, static_cast<lua_Integer>(init - 1));
   lua_pushinteger(L, -1);

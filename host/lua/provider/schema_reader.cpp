@@ -202,6 +202,39 @@ void read_common_options(lua_State* L, int index, const std::string& name, Attri
   }
 }
 
+// A default function's third result, which says where its value comes from whatever it gave
+// this time: tf.env's { environment = { names }, fallback = value }. Anything else says
+// nothing; a fallback that is no value of the type is left out (the load reports it when the
+// environment does not stand in for it).
+engine::DefaultSource default_source(lua_State* L, int index, const Type& type) {
+  engine::DefaultSource out;
+  if (!lua_istable(L, index)) return out;
+  index = lua_absindex(L, index);
+  if (lua_getfield(L, index, "environment") == LUA_TTABLE) {
+    for (lua_Integer i = 1; lua_rawgeti(L, -1, i) == LUA_TSTRING; ++i) {
+      out.environment.emplace_back(lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  if (out.environment.empty()) return out;
+  lua_getfield(L, index, "fallback");
+  if (lua_type(L, -1) == LUA_TSTRING &&
+      (type.kind() == engine::TypeKind::Bool || type.kind() == engine::TypeKind::Number)) {
+    std::string problem;
+    out.fallback = engine::value_from_default_text(type, lua_tostring(L, -1), problem);
+  } else if (!lua_isnil(L, -1)) {
+    try {
+      out.fallback = to_value(L, -1, type, "fallback");
+    } catch (const ConversionError&) {
+      out.fallback.reset();
+    }
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
 // An attribute spec: { kind = "attribute", type = <descriptor>, required = true, ... }.
 Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   index = lua_absindex(L, index);
@@ -240,8 +273,13 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
     // A default function runs once, here: a value it gives is the default, and a required
     // attribute with such a value becomes optional (helper/schema's DefaultFunc rule). Its
     // errors carry the script's line, since this runs inside the script's protected call. A
-    // second result names where the value came from (tf.env gives the variable's name).
-    lua_call(L, 0, 2);
+    // second result names where the value came from (tf.env gives the variable's name), the
+    // third where it comes from at all, for the docs (tf.env's variables and fallback).
+    luaL_checkstack(L, 3, "default function");
+    lua_call(L, 0, 3);
+    a.default_source = default_source(L, -1, a.type);
+    a.default_source->declared_required = a.required;
+    lua_pop(L, 1);
     const std::string source = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
     if (!lua_isnil(L, -1) && a.required) {

@@ -169,3 +169,59 @@ TEST_CASE("an action's page is under actions/, saying how it runs, with its exam
   CHECK(contains(page, "## Example Usage\n\n```terraform\naction \"cloud_reboot\" \"web\" {\n"));
   CHECK(contains(page, "### Required\n\n- `server_id` (String) The server to reboot.\n"));
 }
+
+TEST_CASE("docs name the variables a default comes from, never their values nor a secret") {
+  // As the schema reader leaves a provider read where the shell holds these variables.
+  ProviderSchema s;
+  Attribute uri = attribute("uri", Type::string(), false, true, false);  // declared required
+  uri.default_value = Value::string("https://uri-from-the-shell");
+  uri.default_source = DefaultSource{{"CLOUD_URI"}, std::nullopt, true};
+  Attribute token = attribute("token", Type::string(), false, true, false);
+  token.sensitive = true;
+  token.default_value = Value::string("tok-Cloud-0042");
+  token.default_source = DefaultSource{{"CLOUD_TOKEN", "TOKEN"}, std::nullopt, false};
+  Attribute region = attribute("region", Type::string(), false, true, false);
+  region.default_value = Value::string("region-from-the-shell");
+  region.default_source = DefaultSource{{"CLOUD_REGION"}, Value::string("eu-1"), false};
+  Attribute key = attribute("key", Type::string(), false, true, false);
+  key.sensitive = true;
+  key.default_value = Value::string("key-from-the-shell");
+  key.default_source = DefaultSource{{"CLOUD_KEY"}, Value::string("fallback-secret"), true};
+  Attribute password = attribute("password", Type::string(), false, true, false);
+  password.sensitive = true;
+  password.default_value = Value::string("hunter2");
+  Attribute zone = attribute("zone", Type::string(), false, true, false);
+  zone.default_value = Value::string("zone-a-function-gave");
+  zone.default_source = DefaultSource{};
+  Attribute retries = attribute("retries", Type::number(), false, true, false);
+  retries.default_value = Value::number(3);
+  s.provider.block.attributes = {uri, token, region, key, password, zone, retries};
+
+  const std::string index = registry_docs("cloud", s, {})["index.md"];
+  INFO(index);
+  for (const char* value :
+       {"uri-from-the-shell", "tok-Cloud-0042", "region-from-the-shell", "key-from-the-shell",
+        "fallback-secret", "hunter2", "zone-a-function-gave"}) {
+    CHECK_FALSE(contains(index, value));
+  }
+  // Declared required without a fallback: required, whatever the shell held.
+  CHECK(contains(index,
+                 "### Required\n\n- `uri` (String) Defaults to the environment variable "
+                 "`CLOUD_URI`.\n\n### Optional\n"));
+  CHECK(contains(index,
+                 "- `token` (String, Sensitive) Defaults to the first set of the environment "
+                 "variables `CLOUD_TOKEN`, `TOKEN`.\n"));
+  CHECK(contains(index,
+                 "- `region` (String) Defaults to the environment variable `CLOUD_REGION`, else "
+                 "to `\"eu-1\"`.\n"));
+  CHECK(contains(index,
+                 "- `key` (String, Sensitive) Defaults to the environment variable `CLOUD_KEY`, "
+                 "else to a value not shown here (sensitive).\n"));
+  CHECK(contains(index,
+                 "- `password` (String, Sensitive) Has a default, not shown here "
+                 "(sensitive).\n"));
+  CHECK(contains(index,
+                 "- `zone` (String) Defaults to what a function gives when the provider "
+                 "loads.\n"));
+  CHECK(contains(index, "- `retries` (Number) Defaults to `3`.\n"));
+}

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "host/engine/rpc/provider_service.h"
+#include "host/engine/schema/schema_docs.h"
 
 #include "provider_dir.h"
 
@@ -297,7 +298,57 @@ return tf.provider {
   CHECK_FALSE(attr(s, "other").default_value.has_value());
   CHECK(attr(s, "region").default_value == engine::Value::string("eu-1"));
   CHECK(attr(s, "retries").default_value == engine::Value::number(7));
+  // Where each default comes from, whatever the environment held (the docs show that).
+  REQUIRE(attr(s, "token").default_source.has_value());
+  CHECK(attr(s, "token").default_source->environment ==
+        std::vector<std::string>{"LUAFORM_TEST_TOKEN_SET"});
+  CHECK(attr(s, "token").default_source->declared_required);
+  CHECK_FALSE(attr(s, "token").default_source->fallback.has_value());
+  REQUIRE(attr(s, "region").default_source.has_value());
+  CHECK(attr(s, "region").default_source->fallback == engine::Value::string("eu-1"));
+  CHECK_FALSE(attr(s, "region").default_source->declared_required);
+  REQUIRE(attr(s, "retries").default_source.has_value());
+  CHECK(attr(s, "retries").default_source->environment.empty());
   ::unsetenv("LUAFORM_TEST_TOKEN_SET");
+}
+
+TEST_CASE("the docs of a provider read with its variables set show none of their values") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.provider {
+  schema = {
+    uri = tf.string { required = true, default = tf.env("LUAFORM_TEST_URI") },
+    token = tf.string { optional = true, sensitive = true, default = tf.env({ "LUAFORM_TEST_TOKEN", "LUAFORM_TEST_TOKEN2" }) },
+    insecure = tf.bool { optional = true, default = tf.env("LUAFORM_TEST_INSECURE", "false") },
+    password = tf.string { optional = true, sensitive = true, default = "hunter2" },
+  },
+}
+)");
+  const std::pair<const char*, const char*> environment[] = {
+      {"LUAFORM_TEST_URI", "https://uri-q7z.example"},
+      {"LUAFORM_TEST_TOKEN", "tok-Restapi-0042"},
+      {"LUAFORM_TEST_INSECURE", "TRUE"}};
+  for (const auto& [name, value] : environment) ::setenv(name, value, 1);
+  auto logic = dir.load();
+  for (const auto& [name, value] : environment) ::unsetenv(name);
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  // The schema served holds what the environment gave: the CLI needs it.
+  CHECK(attr(logic->schema().provider, "token").default_value ==
+        engine::Value::string("tok-Restapi-0042"));
+  const std::string index = engine::registry_docs("probe", logic->schema(), {})["index.md"];
+  INFO(index);
+  for (const char* value : {"uri-q7z", "tok-Restapi-0042", "TRUE", "hunter2"}) {
+    CHECK(index.find(value) == std::string::npos);
+  }
+  CHECK(index.find("### Required\n\n- `uri` (String) Defaults to the environment variable "
+                   "`LUAFORM_TEST_URI`.\n") != std::string::npos);
+  CHECK(index.find("- `token` (String, Sensitive) Defaults to the first set of the environment "
+                   "variables `LUAFORM_TEST_TOKEN`, `LUAFORM_TEST_TOKEN2`.\n") !=
+        std::string::npos);
+  CHECK(index.find("- `insecure` (Boolean) Defaults to the environment variable "
+                   "`LUAFORM_TEST_INSECURE`, else to `false`.\n") != std::string::npos);
+  CHECK(index.find("- `password` (String, Sensitive) Has a default, not shown here "
+                   "(sensitive).\n") != std::string::npos);
 }
 
 TEST_CASE(

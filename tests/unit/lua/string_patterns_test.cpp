@@ -202,6 +202,34 @@ TEST_CASE("the pattern functions give what Lua's own give on generated patterns 
   }
 }
 
+TEST_CASE("the pattern functions give what Lua's own give from any start position") {
+  Pair pair;
+  // gmatch from past the end tries nowhere in Lua 5.4, not even at the end: no empty match of
+  // "" or "a*", and no error for a malformed pattern (ours once tried once more at the end).
+  for (lua_Integer init : {3, 4, 5, 6, 100, -1, -4, -5}) {
+    for (const char* p : {"", "a*", "()", "x?", "$", "^", "(", "%", "[a"}) {
+      pair.same({"gmatch", "abc", p}, init, true);
+      pair.same({"gmatch", "", p}, init, true);
+    }
+  }
+  // Generated, with start positions around both ends of the subject.
+  const std::vector<std::string> items = {"a", ".", "%a", "()", "(", ")",    "*",      "-", "?",
+                                          "$", "^", "%",  "[",  "]", "[^b]", "%f[%w]", "b"};
+  const std::string alphabet = "ab ()";
+  std::mt19937 random(20260317);
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(random); };
+  const char* kinds[] = {"find", "match", "gmatch"};
+  for (int round = 0; round < 4000; ++round) {
+    std::string pattern;
+    for (size_t n = pick(4); n > 0; --n) pattern += items[pick(items.size())];
+    std::string subject;
+    for (size_t n = pick(6); n > 0; --n) subject += alphabet[pick(alphabet.size())];
+    const auto length = static_cast<lua_Integer>(subject.size());
+    const lua_Integer init = static_cast<lua_Integer>(pick(2 * subject.size() + 7)) - length - 3;
+    pair.same({kinds[pick(3)], subject, pattern}, init, true);
+  }
+}
+
 TEST_CASE("a pattern that backtracks without end gives up at the budget, the deadline or a stop") {
   RunLimits limits;
   limits.memory_limit = 0;
