@@ -132,3 +132,12 @@ def test_steps_are_checked_and_cleanups_always_run(test_provider, tofu_binary, p
     assert re.search(r"FAIL  a failing cleanup fails a passing test\n.*cleanup failed: "
                      r".*could not delete the object", out), out
     assert summary(result) == (1, 4, 0)
+
+
+def test_configurations_no_cli_sends_are_refused(test_provider):
+    """A required argument left out fails validation, as the CLI's reading of the configuration
+    fails it, before any plan."""
+    kit = test_provider("kit")
+    result = run_tests(kit, "kit", str(kit / "validation"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert summary(result) == (1, 0, 0), result.stdout

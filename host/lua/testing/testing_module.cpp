@@ -12,6 +12,7 @@
 
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rules/proposed_new.h"
+#include "host/engine/rules/required_arguments.h"
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/value_conversion.h"
@@ -80,6 +81,16 @@ Value pull(lua_State* L, int index, const Type& type, const std::string& what) {
   return to_value(L, index, type, what);
 }
 
+// A configuration block's values at `index`: a table, or nil for a block left empty (the CLI
+// reads an absent provider block, or an empty `config {}`, as an object of nulls).
+Value pull_config(lua_State* L, int index, const Type& type, const std::string& what) {
+  if (!lua_isnoneornil(L, index)) return pull(L, index, type, what);
+  lua_newtable(L);
+  Value config = to_value(L, -1, type, what);
+  lua_pop(L, 1);
+  return config;
+}
+
 // The identity argument at `index` for a resource that may have none.
 Value pull_identity(lua_State* L, int index, const engine::Schema& schema,
                     const std::string& type_name) {
@@ -138,6 +149,17 @@ int push_result(lua_State* L, const engine::Diagnostics& diags, Fill&& fill) {
   return 1;
 }
 
+// What the CLI does with a configuration before it plans or configures with it: it reads it with
+// the schema, refusing it when a required argument is missing, and only then asks the provider
+// to validate it (`validate_rpc`).
+template <class Validate>
+engine::Diagnostics as_the_cli_validates(const engine::Schema& schema, const Value& config,
+                                         Validate&& validate_rpc) {
+  engine::Diagnostics diags = engine::check_required_arguments(schema.block, config);
+  if (!diags.has_errors()) diags.append(validate_rpc());
+  return diags;
+}
+
 int provider(lua_State* L) {
   const ScriptSet& scripts = scripts_of(L);
   auto service = std::make_shared<engine::ProviderService>(load_provider(scripts));
@@ -150,8 +172,9 @@ int provider(lua_State* L) {
   }
   const Type type = schema.schema->provider.block.implied_type();
   engine::ValidateRequest validate;
-  validate.config = pull(L, 1, type, "provider");
-  diags.append(service->validate_provider_config(validate));
+  validate.config = pull_config(L, 1, type, "provider");
+  diags.append(as_the_cli_validates(schema.schema->provider, validate.config,
+                                    [&] { return service->validate_provider_config(validate); }));
   if (!diags.has_errors()) {
     diags.append(service->configure_provider({"luaform-test", validate.config}));
   }
@@ -178,7 +201,9 @@ int validate(lua_State* L) {
   req.type_name = c.type_name;
   req.config = pull(L, 3, c.type, c.type_name);
   req.write_only_allowed = true;
-  push_diagnostics(L, c.handle.service->validate_resource_config(req));
+  push_diagnostics(L, as_the_cli_validates(c.schema, req.config, [&] {
+                     return c.handle.service->validate_resource_config(req);
+                   }));
   return 1;
 }
 
@@ -267,8 +292,10 @@ int read_data(lua_State* L) {
   const Call c = call_on(L, &engine::ProviderSchema::data_sources, "data source");
   engine::ValidateRequest validate;
   validate.type_name = c.type_name;
-  validate.config = pull(L, 3, c.type, c.type_name);
-  engine::Diagnostics diags = c.handle.service->validate_data_source_config(validate);
+  validate.config = pull_config(L, 3, c.type, c.type_name);
+  engine::Diagnostics diags = as_the_cli_validates(c.schema, validate.config, [&] {
+    return c.handle.service->validate_data_source_config(validate);
+  });
   engine::ReadDataResponse resp;
   if (!diags.has_errors())
     resp = c.handle.service->read_data_source({c.type_name, validate.config});

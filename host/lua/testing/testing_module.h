@@ -24,9 +24,11 @@
 //                        name = the provider's name }
 //   temp_dir()         a new private directory; remove_tree(path) removes one
 //
-// Values are plain tables as the scripts' `d:get` gives them: null is nil (absent), an
-// unknown value is tf.unknown. Diagnostics are { severity = "error" | "warning", summary,
-// detail, attribute = "disk[0].size" }.
+// Every configuration is checked as the CLI checks it before it is sent (every required
+// argument given), then validated by the provider, before it is used; nil for a provider,
+// data source, list or action configuration is an empty block. Values are plain tables as the
+// scripts' `d:get` gives them: null is nil (absent), an unknown value is tf.unknown.
+// Diagnostics are { severity = "error" | "warning", summary, detail, attribute = "disk[0].size" }.
 #pragma once
 
 #include <lua.hpp>
