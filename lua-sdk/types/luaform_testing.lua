@@ -31,8 +31,12 @@
 ---@field planned table<string, any> the plan that was applied
 ---@field replaced boolean whether the prior object was destroyed and a new one created
 
+--- What `a:plan` gives.
+---@class luaform.testing.Diagnosed
+---@field diagnostics luaform.testing.Diagnostic[]
+
 --- A result, or a list of diagnostics: what the assertions on errors take.
----@alias luaform.testing.Checked luaform.testing.Result|luaform.testing.Diagnostic[]
+---@alias luaform.testing.Checked luaform.testing.Result|luaform.testing.Diagnosed|luaform.testing.ListResult|luaform.testing.InvokeResult|luaform.testing.Diagnostic[]
 
 --- What `r:plan` and `r:apply` take.
 ---@class (exact) luaform.testing.PlanArgs : { prior?: any, config?: any, [string]: nil }
@@ -69,10 +73,16 @@ function Resource:read(prior) end
 ---@return luaform.testing.Result
 function Resource:destroy(prior) end
 
---- ImportResourceState, then a read, as `tofu import` does.
----@param id string
+--- What `r:import` takes besides an id: an import block's identity (or the id again).
+---@class (exact) luaform.testing.ImportArgs : { id?: any, identity?: any, [string]: nil }
+---@field id? string the id, as `tofu import ADDRESS ID` gives it
+---@field identity? table<string, any> the identity, as an import block's `identity = { ... }`
+
+--- ImportResourceState, then a read, as `tofu import` does: by id, or by identity
+--- (`r:import { identity = { path = "a.txt" } }`).
+---@param what string|luaform.testing.ImportArgs
 ---@return luaform.testing.Result
-function Resource:import(id) end
+function Resource:import(what) end
 
 --- A data source type of the provider under test.
 ---@class luaform.testing.DataSource
@@ -83,6 +93,55 @@ local DataSource = {}
 ---@param config table<string, any>
 ---@return luaform.testing.Result
 function DataSource:read(config) end
+
+--- One event of a listing, as the CLI receives it. An event without an identity only carries
+--- diagnostics: a warning for an element left out, or the error that ended the listing.
+---@class luaform.testing.ListEvent
+---@field identity? table<string, any> the listed object's identity
+---@field display_name? string what `terraform query` shows beside it
+---@field object? table<string, any> the whole object, when `include_resource` asked for it
+---@field diagnostics luaform.testing.Diagnostic[]
+
+--- What `l:list` gives.
+---@class luaform.testing.ListResult
+---@field events luaform.testing.ListEvent[] in the order the listing emitted them
+---@field diagnostics luaform.testing.Diagnostic[] the validation's and every event's
+
+--- What `l:list` takes: a `list` block's settings.
+---@class (exact) luaform.testing.ListArgs : { config?: any, limit?: any, include_resource?: any, [string]: nil }
+---@field config? table<string, any> the block's `config { }`: the filters
+---@field limit? integer how many objects the CLI takes (100 unless given)
+---@field include_resource? boolean whether the CLI asks for whole objects
+
+--- A list resource of the provider under test, driven through the engine.
+---@class luaform.testing.ListResource
+---@field type string
+local ListResource = {}
+
+--- Validation and ListResource, as `terraform query` runs a `list` block.
+---@param args? luaform.testing.ListArgs
+---@return luaform.testing.ListResult
+function ListResource:list(args) end
+
+--- What `a:invoke` gives.
+---@class luaform.testing.InvokeResult
+---@field progress string[] the progress messages, in order
+---@field diagnostics luaform.testing.Diagnostic[]
+
+--- An action of the provider under test, driven through the engine.
+---@class luaform.testing.Action
+---@field type string
+local Action = {}
+
+--- Validation and PlanAction, as a plan that includes the action block.
+---@param config? table<string, any>
+---@return luaform.testing.Diagnosed
+function Action:plan(config) end
+
+--- The plan, then (when it has no errors) InvokeAction, as `terraform apply -invoke` does.
+---@param config? table<string, any>
+---@return luaform.testing.InvokeResult
+function Action:invoke(config) end
 
 --- The provider under test, loaded afresh, validated and configured.
 ---@class luaform.testing.Provider
@@ -96,6 +155,14 @@ function Provider:resource(type_name) end
 ---@param type_name string the full type name, as `example_image`
 ---@return luaform.testing.DataSource
 function Provider:data_source(type_name) end
+
+---@param type_name string the resource type it lists, as `example_server`
+---@return luaform.testing.ListResource
+function Provider:list_resource(type_name) end
+
+---@param type_name string the full type name, as `example_reboot`
+---@return luaform.testing.Action
+function Provider:action(type_name) end
 
 --- The state an acceptance step sees after it applied.
 ---@class luaform.testing.State

@@ -38,6 +38,8 @@ def test_localfs_tests_pass_with_the_real_cli(localfs_dir, tofu_binary, protocol
     assert "  ok    acceptance: localfs_file lifecycle" in result.stdout, report
     assert "  ok    localfs_file changes content in place and replaces the file for a new path" \
         in result.stdout, report
+    assert "  ok    localfs_file is listed by directory and glob, up to the limit" \
+        in result.stdout, report
     passed, failed, skipped = summary(result)
     assert (failed, skipped) == (0, 0), report
     assert passed >= 10, report
@@ -50,7 +52,12 @@ def test_restapi_tests_pass_against_json_server(restapi_dir, json_server, tofu_b
     report = result.stdout + result.stderr
     assert result.returncode == 0, report
     assert "  ok    acceptance: restapi_object lifecycle" in result.stdout, report
-    assert summary(result) == (6, 0, 0), report
+    # The list resource and the action through the kit's unit calls.
+    assert "  ok    the list resource reads a collection page by page, up to the limit" \
+        in result.stdout, report
+    assert "  ok    the request action checks its plan and reports the status as progress" \
+        in result.stdout, report
+    assert summary(result) == (8, 0, 0), report
     # Every object the tests made is gone again.
     assert json_server.request("GET", "/posts")[1] == []
 
@@ -136,8 +143,8 @@ def test_steps_are_checked_and_cleanups_always_run(test_provider, tofu_binary, p
 
 def test_configurations_no_cli_sends_are_refused(test_provider):
     """A required argument left out fails validation, as the CLI's reading of the configuration
-    fails it, before any plan."""
+    fails it, before any plan, listing or invoke."""
     kit = test_provider("kit")
     result = run_tests(kit, "kit", str(kit / "validation"))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert summary(result) == (1, 0, 0), result.stdout
+    assert summary(result) == (3, 0, 0), result.stdout

@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rules/proposed_new.h"
@@ -270,7 +272,14 @@ int import(lua_State* L) {
   const Handle& h = c.handle;
   engine::ImportRequest req;
   req.type_name = c.type_name;
-  req.id = luaL_checkstring(L, 3);
+  req.id = optional_string(L, 3);
+  // An import block's `identity = { ... }` instead of an id.
+  if (!lua_isnoneornil(L, 4)) {
+    if (!c.schema.identity) {
+      throw std::runtime_error(c.type_name + " has no identity to import by");
+    }
+    req.identity = pull_identity(L, 4, c.schema, c.type_name);
+  }
   auto resp = h.service->import_resource_state(req);
   return push_result(L, resp.diagnostics, [&] {
     lua_createtable(L, static_cast<int>(resp.imported.size()), 0);
@@ -301,6 +310,99 @@ int read_data(lua_State* L) {
     resp = c.handle.service->read_data_source({c.type_name, validate.config});
   diags.append(resp.diagnostics);
   return push_result(L, diags, [&] { set_value_field(L, "state", resp.state); });
+}
+
+// ListResource as `terraform query` runs a list block: the filters validated, then the listing
+// (limit and include_resource as the block says); { events = { { identity, display_name,
+// object, diagnostics } ... }, diagnostics = validation's and every event's }.
+int list(lua_State* L) {
+  const Call c = call_on(L, &engine::ProviderSchema::list_resources, "list resource");
+  const engine::Schema& resource = find(c.handle.schema->resources, "resource", c.type_name);
+  engine::ListRequest req;
+  req.type_name = c.type_name;
+  req.config = pull_config(L, 3, c.type, c.type_name);
+  req.limit = luaL_optinteger(L, 4, 100);
+  req.include_resource_object = lua_toboolean(L, 5) != 0;
+  engine::ValidateRequest validate;
+  validate.type_name = c.type_name;
+  validate.config = req.config;
+  engine::Diagnostics diags = as_the_cli_validates(c.schema, req.config, [&] {
+    return c.handle.service->validate_list_resource_config(validate);
+  });
+  // The sink runs inside the provider's own state: the events are pushed once it is done.
+  std::vector<engine::ListEvent> events;
+  if (!diags.has_errors()) {
+    c.handle.service->list_resource(req, [&](const engine::ListEvent& event) {
+      events.push_back(event);
+      return true;
+    });
+  }
+  for (const auto& event : events) diags.append(event.diagnostics);
+  return push_result(L, diags, [&] {
+    lua_createtable(L, static_cast<int>(events.size()), 0);
+    lua_Integer i = 0;
+    for (const auto& event : events) {
+      lua_createtable(L, 0, 4);
+      set_identity_field(L, resource, event.identity);
+      if (!event.display_name.empty()) set_string_field(L, "display_name", event.display_name);
+      set_value_field(L, "object", event.resource_object);
+      push_diagnostics(L, event.diagnostics);
+      lua_setfield(L, -2, "diagnostics");
+      lua_rawseti(L, -2, ++i);
+    }
+    lua_setfield(L, -2, "events");
+  });
+}
+
+// An action's configuration as the CLI reads it: validated, or nullopt with why in `diags`.
+std::optional<Value> action_config(lua_State* L, const Call& c, engine::Diagnostics& diags) {
+  engine::ValidateRequest validate;
+  validate.type_name = c.type_name;
+  validate.config = pull_config(L, 3, c.type, c.type_name);
+  diags.append(as_the_cli_validates(c.schema, validate.config, [&] {
+    return c.handle.service->validate_action_config(validate);
+  }));
+  if (diags.has_errors()) return std::nullopt;
+  return validate.config;
+}
+
+Call action_call(lua_State* L) {
+  return call_on(L, &engine::ProviderSchema::actions, "action");
+}
+
+// PlanAction, after validation: { diagnostics }.
+int plan_action(lua_State* L) {
+  const Call c = action_call(L);
+  engine::Diagnostics diags;
+  if (auto config = action_config(L, c, diags)) {
+    diags.append(c.handle.service->plan_action({c.type_name, *config}).diagnostics);
+  }
+  return push_result(L, diags, [] {});
+}
+
+// InvokeAction (the plan before it validated the configuration): { progress = { message ... },
+// diagnostics }.
+int invoke_action(lua_State* L) {
+  const Call c = action_call(L);
+  engine::Diagnostics diags;
+  std::vector<std::string> progress;
+  const engine::ActionRequest req{c.type_name, pull_config(L, 3, c.type, c.type_name)};
+  c.handle.service->invoke_action(req, [&](const engine::ActionEvent& e) {
+    if (e.completed) {
+      diags.append(e.diagnostics);
+    } else {
+      progress.push_back(e.progress);
+    }
+  });
+  return push_result(L, diags, [&] {
+    lua_createtable(L, static_cast<int>(progress.size()), 0);
+    lua_Integer i = 0;
+    for (const auto& message : progress) {
+      lua_pushlstring(L, message.data(), message.size());
+      lua_rawseti(L, -2, ++i);
+    }
+    lua_setfield(L, -2, "progress");
+  });
 }
 
 int write(lua_State* L) {
@@ -358,6 +460,9 @@ int open_testing_module(lua_State* L) {
         {"read", guarded<read>},
         {"import", guarded<import>},
         {"read_data", guarded<read_data>},
+        {"list", guarded<list>},
+        {"plan_action", guarded<plan_action>},
+        {"invoke_action", guarded<invoke_action>},
         {nullptr, nullptr},
     };
     luaL_newlib(L, methods);

@@ -163,3 +163,71 @@ end)
 )");
   CHECK_PASSED(run, 1);
 }
+
+TEST_CASE("a listing gives its events, as terraform query asks for them") {
+  KitRun run(R"(
+local notes = testing.provider({ endpoint = "e" }):list_resource("test_note")
+testing.test("events", function()
+  local listed = notes:list { config = { prefix = "" }, limit = 2 }
+  equal(#listed.events, 3)
+  -- An element without an identity is only a warning, in its own event.
+  equal(listed.events[1].identity, nil)
+  testing.contains(listed.events[1].diagnostics[1].detail, "it has no identity")
+  equal(listed.events[2], { identity = { name = "alpha" }, display_name = "Note alpha",
+    diagnostics = {} })
+  equal(listed.events[3].identity, { name = "beta" })
+  equal(listed.events[3].object, nil)
+  equal(#testing.errors(listed), 0)
+  equal(listed.diagnostics[1].severity, "warning")
+end)
+testing.test("include_resource", function()
+  local listed = notes:list { config = { prefix = "g" }, include_resource = true }
+  equal(listed.events[2].object, { id = "gamma", name = "gamma", text = "third", rule = {} })
+end)
+testing.test("the filters are validated", function()
+  testing.has_error(notes:list {}, 'The argument "prefix" is required', "prefix")
+  testing.raises(function() notes:list { limt = 1 } end, 'not a key "limt"')
+end)
+)");
+  CHECK_PASSED(run, 3);
+}
+
+TEST_CASE("an action plans, and is invoked with its progress collected") {
+  KitRun run(R"(
+local ping = testing.provider({ endpoint = "e" }):action("test_ping")
+testing.test("plan", function()
+  testing.no_errors(ping:plan { message = "hi" })
+  testing.has_error(ping:plan { message = "" }, "message is empty")
+  testing.has_error(ping:plan {}, 'The argument "message" is required', "message")
+end)
+testing.test("invoke", function()
+  local invoked = ping:invoke { message = "hi" }
+  testing.no_errors(invoked)
+  equal(invoked.progress, { "to e", "said hi" })
+  local failed = ping:invoke { message = "fail" }
+  testing.has_error(failed, "it failed")
+  equal(failed.progress, { "to e", "said fail" })
+  -- A plan that fails invokes nothing.
+  local refused = ping:invoke { message = "" }
+  testing.has_error(refused, "message is empty")
+  equal(refused.progress, {})
+end)
+)");
+  CHECK_PASSED(run, 2);
+}
+
+TEST_CASE("an import by identity reads the object it names") {
+  KitRun run(R"(
+testing.test("identity", function()
+  local note = testing.provider({ endpoint = "e" }):resource("test_note")
+  local imported = note:import { identity = { name = "beta" } }
+  testing.no_errors(imported)
+  equal(imported.state.text, "second")
+  equal(imported.identity, { name = "beta" })
+  equal(note:import("alpha").state.text, "first")
+  testing.has_error(note:import { identity = {} }, "name")
+  testing.raises(function() note:import {} end, "either an id or an identity")
+end)
+)");
+  CHECK_PASSED(run, 1);
+}
