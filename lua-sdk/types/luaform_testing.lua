@@ -169,11 +169,15 @@ function Provider:action(type_name) end
 ---@field resources table<string, table<string, any>> attributes by resource address
 ---@field outputs table<string, any> output values by name
 
---- One step of an acceptance test: a `config` step (apply, check, then an empty plan) or an
---- `import` step.
----@class (exact) luaform.testing.Step : { config?: any, check?: any, expect_error?: any, expect_non_empty_plan?: any, plan_only?: any, refresh_only?: any, pre_config?: any, import?: any, id?: any, verify?: any, verify_ignore?: any, [string]: nil }
----@field config? string the configuration, in HCL (the kit adds `required_providers`)
----@field check? fun(state: any) config steps get a `luaform.testing.State`, import steps the imported attributes
+--- What each `list` block of a query step found, by its address (`list.TYPE.NAME`).
+---@alias luaform.testing.QueryResults table<string, { identity: table<string, any>, display_name?: string, object?: table<string, any> }[]>
+
+--- One step of an acceptance test: a `config` step (apply, check, then an empty plan), an
+--- `import` step, a `query` step or an `invoke` step (the last two need Terraform 1.14 or
+--- later).
+---@class (exact) luaform.testing.Step : { config?: any, check?: any, expect_error?: any, expect_non_empty_plan?: any, plan_only?: any, refresh_only?: any, pre_config?: any, import?: any, id?: any, verify?: any, verify_ignore?: any, query?: any, invoke?: any, [string]: nil }
+---@field config? string the configuration, in HCL (the kit adds `required_providers`); for query and invoke steps, the one they run with (default: the last applied)
+---@field check? fun(state: any) config steps get a `luaform.testing.State`, import steps the imported attributes, query steps `luaform.testing.QueryResults`, invoke steps the progress messages (`string[]`)
 ---@field expect_error? string the step must fail saying this
 ---@field expect_non_empty_plan? boolean the plan after the step is not empty
 ---@field plan_only? boolean plan without applying
@@ -183,11 +187,14 @@ function Provider:action(type_name) end
 ---@field id? string|fun(state: luaform.testing.State?): string the import id
 ---@field verify? boolean the imported attributes must equal the applied ones
 ---@field verify_ignore? string[] attributes `verify` leaves out
+---@field query? string `list` blocks (a `.tfquery.hcl` file) that `terraform query` runs
+---@field invoke? string the action to run with `terraform apply -invoke`, as `action.TYPE.NAME`
 
 --- An acceptance test.
----@class (exact) luaform.testing.AcceptanceSpec : { steps?: any, check_destroy?: any, [string]: nil }
+---@class (exact) luaform.testing.AcceptanceSpec : { steps?: any, check_destroy?: any, needs?: any, [string]: nil }
 ---@field steps luaform.testing.Step[]
 ---@field check_destroy? fun(last_state: luaform.testing.State?) runs after the final destroy
+---@field needs? ("query"|"invoke")[] the step kinds that need Terraform 1.14 or later: with another CLI the test is skipped (without `needs`, it fails)
 
 ---@class luaform.testing
 local testing = {}
@@ -223,6 +230,10 @@ function testing.temp_dir() end
 --- Runs `fn` when the test ends, passed or failed (last registered first).
 ---@param fn fun()
 function testing.cleanup(fn) end
+
+--- Ends the running test as skipped, saying why.
+---@param reason string
+function testing.skip(reason) end
 
 --- Deep equality; the message says where the two first differ.
 ---@param actual any

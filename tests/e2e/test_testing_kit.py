@@ -30,6 +30,10 @@ def summary(result: subprocess.CompletedProcess) -> tuple[int, int, int]:
     return int(passed), int(failed), int(skipped)
 
 
+def is_terraform(binary: Path) -> bool:
+    return "terraform" in binary.name
+
+
 def test_localfs_tests_pass_with_the_real_cli(localfs_dir, tofu_binary, protocol):
     result = run_tests(localfs_dir, "localfs", TF_ACC="1",
                        TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
@@ -52,12 +56,21 @@ def test_restapi_tests_pass_against_json_server(restapi_dir, json_server, tofu_b
     report = result.stdout + result.stderr
     assert result.returncode == 0, report
     assert "  ok    acceptance: restapi_object lifecycle" in result.stdout, report
-    # The list resource and the action through the kit's unit calls.
+    # The list resource and the action through the kit's unit calls; with Terraform, through
+    # `terraform query` and `terraform apply -invoke` too (skipped with OpenTofu, which has
+    # neither).
     assert "  ok    the list resource reads a collection page by page, up to the limit" \
         in result.stdout, report
     assert "  ok    the request action checks its plan and reports the status as progress" \
         in result.stdout, report
-    assert summary(result) == (8, 0, 0), report
+    query = "acceptance: restapi_object found by a query, and a request invoked"
+    if is_terraform(tofu_binary):
+        assert f"  ok    {query}" in result.stdout, report
+        assert summary(result) == (9, 0, 0), report
+    else:
+        assert f"  skip  {query} (query steps need `terraform query`, which Terraform has " \
+            "from 1.14 on; the CLI" in result.stdout, report
+        assert summary(result) == (8, 0, 1), report
     # Every object the tests made is gone again.
     assert json_server.request("GET", "/posts")[1] == []
 
@@ -148,3 +161,29 @@ def test_configurations_no_cli_sends_are_refused(test_provider):
     result = run_tests(kit, "kit", str(kit / "validation"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert summary(result) == (3, 0, 0), result.stdout
+
+
+def test_query_and_invoke_steps_run_with_terraform_only(test_provider, tofu_binary, protocol):
+    """Query and invoke steps run `terraform query` and `terraform apply -invoke`. OpenTofu has
+    neither: a test that says it needs them is skipped there, one that does not fails saying
+    what it needs."""
+    kit = test_provider("kit")
+    result = run_tests(kit, "kit", str(kit / "actions"), TF_ACC="1",
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+    out = result.stdout
+    if is_terraform(tofu_binary):
+        assert result.returncode == 0, out + result.stderr
+        assert "  ok    acceptance: a query step\n" in out, out
+        assert "  ok    acceptance: an invoke step\n" in out, out
+        assert summary(result) == (3, 0, 0), out
+        return
+    assert result.returncode == 1, out + result.stderr
+    cli = re.escape(f"the CLI ({tofu_binary}) is OpenTofu v")
+    assert re.search(r"  skip  acceptance: a query step \(query steps need `terraform query`, "
+                     r"which Terraform has from 1\.14 on; " + cli, out), out
+    assert re.search(r"  skip  acceptance: an invoke step \(invoke steps need `terraform apply "
+                     r"-invoke`, which Terraform has from 1\.14 on; " + cli, out), out
+    assert re.search(r"FAIL  acceptance: a query step that does not say what it needs\n.*step 1: "
+                     r"query steps need `terraform query`.*" + cli + r".*give the test "
+                     r'needs = \{ "query" \}', out), out
+    assert summary(result) == (0, 1, 2), out

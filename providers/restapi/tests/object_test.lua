@@ -159,3 +159,57 @@ resource "restapi_object" "post" {
     },
   }
 end)
+
+-- Terraform 1.14 onwards (skipped with other CLIs): `terraform query` finds the object, and
+-- `terraform apply -invoke` sends a request.
+testing.acceptance("restapi_object found by a query, and a request invoked", function()
+  local post = ([[
+provider "restapi" {
+  uri = %s
+}
+
+resource "restapi_object" "post" {
+  path = "/posts"
+  data = jsonencode({ title = "listed" })
+}
+]]):format(testing.hcl_string(uri))
+  return {
+    needs = { "query", "invoke" },
+    steps = {
+      { config = post },
+      {
+        query = [[
+list "restapi_object" "posts" {
+  provider         = restapi
+  include_resource = true
+  config {
+    path          = "/posts"
+    display_field = "title"
+  }
+}
+]],
+        check = function(results)
+          local found = results["list.restapi_object.posts"]
+          equal(#found, 1)
+          equal(found[1].display_name, "listed")
+          equal(found[1].object.api_data.title, "listed")
+        end,
+      },
+      {
+        invoke = "action.restapi_request.count",
+        config = post .. [[
+
+action "restapi_request" "count" {
+  config {
+    method = "GET"
+    path   = "/posts"
+  }
+}
+]],
+        check = function(progress)
+          equal(progress, { "GET /posts", "GET /posts: status 200" })
+        end,
+      },
+    },
+  }
+end)
