@@ -4,6 +4,7 @@
 -- testing.acceptance; this module's names may change without notice.
 
 local json = require("luaform_json")
+local native = require("luaform_testing_native")
 local assertions = require("luaform_testing_assert")
 
 local sorted_keys, difference, show = assertions.sorted_keys, assertions.difference,
@@ -66,20 +67,23 @@ function Run:must(dir, args)
   return output
 end
 
--- The state in `dir`: { resources = { [address] = attributes }, outputs = { [name] = value } }.
+-- The state in `dir`: { resources = { [address] = attributes }, outputs = { [name] = value } },
+-- and the type of each resource by address.
 function Run:state(dir)
   local output = self:must(dir, { "show", "-json", "-no-color" })
   -- Warnings (dev_overrides) may come first: the document is the last line.
   local document = output:match("(%b{})%s*$")
   local shown = json.decode(document or "{}")
   local state = { resources = {}, outputs = {} }
+  local types = {}
   local values_of = shown["values"]
   if type(values_of) ~= "table" then
-    return state
+    return state, types
   end
   local function collect(module)
     for _, r in ipairs(module.resources or {}) do
       state.resources[r.address] = without_nulls(r["values"])
+      types[r.address] = r.type
     end
     for _, child in ipairs(module.child_modules or {}) do
       collect(child)
@@ -89,7 +93,7 @@ function Run:state(dir)
   for name, output_value in pairs(values_of.outputs or {}) do
     state.outputs[name] = without_nulls(output_value.value)
   end
-  return state
+  return state, types
 end
 
 function Run:write_config(dir, config)
@@ -231,7 +235,8 @@ function Run:import_step(i, step)
     error(string.format("step %d: import of %s failed (exit %d):\n%s", i, step.import, code,
       output), 0)
   end
-  local imported = self:state(dir).resources[step.import]
+  local shown, types = self:state(dir)
+  local imported = shown.resources[step.import]
   if imported == nil then
     error(string.format("step %d: import left no %s in the state", i, step.import), 0)
   end
@@ -242,14 +247,23 @@ function Run:import_step(i, step)
     end
   end
   if step.verify then
-    local applied = {}
+    local applied, compared = {}, {}
     for k, v in pairs(self.last.resources[step.import] or {}) do
       applied[k] = v
     end
-    for _, name in ipairs(step.verify_ignore or {}) do
-      applied[name], imported[name] = nil, nil
+    for k, v in pairs(imported) do
+      compared[k] = v
     end
-    local where, a, e = difference(imported, applied, "")
+    for _, name in ipairs(step.verify_ignore or {}) do
+      applied[name], compared[name] = nil, nil
+    end
+    -- As a plan compares them: what the resource's diff_suppress or state_func counts as the
+    -- same, and null beside a zero value, are no difference.
+    local same_applied, same_imported = native.equivalent(types[step.import], applied, compared)
+    if same_applied ~= nil then
+      applied, compared = same_applied, same_imported
+    end
+    local where, a, e = difference(compared, applied, "")
     if where then
       error(string.format("step %d: the imported %s differs from the applied one at %s: " ..
         "imported %s, applied %s", i, step.import, where, show(a), show(e)), 0)

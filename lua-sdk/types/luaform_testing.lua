@@ -185,7 +185,7 @@ function Provider:action(type_name) end
 ---@field pre_config? fun(last_state: luaform.testing.State?) runs first: change things behind Terraform's back
 ---@field import? string the address to import
 ---@field id? string|fun(state: luaform.testing.State?): string the import id
----@field verify? boolean the imported attributes must equal the applied ones
+---@field verify? boolean the imported attributes must equal the applied ones, as a plan compares them (diff_suppress, state_func, zero values)
 ---@field verify_ignore? string[] attributes `verify` leaves out
 ---@field query? string `list` blocks (a `.tfquery.hcl` file) that `terraform query` runs
 ---@field invoke? string the action to run with `terraform apply -invoke`, as `action.TYPE.NAME`

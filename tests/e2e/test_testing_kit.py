@@ -163,6 +163,19 @@ def test_configurations_no_cli_sends_are_refused(test_provider):
     assert summary(result) == (3, 0, 0), result.stdout
 
 
+def test_import_verify_compares_as_the_plan_does(test_provider, tofu_binary, protocol):
+    kit = test_provider("kit")
+    result = run_tests(kit, "kit", str(kit / "verify"), TF_ACC="1",
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+    out = result.stdout
+    # "acc1.test." read back for "acc1.test" (diff_suppress), null for "" (a zero value).
+    assert "  ok    acceptance: verify counts respelt values the same" in out, out
+    assert re.search(r'FAIL  acceptance: verify finds a real difference\n.*step 2: the imported '
+                     r'kit_host\.h differs from the applied one at \.host: imported "acc2\.test\.", '
+                     r'applied "acc1\.test"', out), out
+    assert summary(result) == (1, 1, 0), out
+
+
 def test_query_and_invoke_steps_run_with_terraform_only(test_provider, tofu_binary, protocol):
     """Query and invoke steps run `terraform query` and `terraform apply -invoke`. OpenTofu has
     neither: a test that says it needs them is skipped there, one that does not fails saying

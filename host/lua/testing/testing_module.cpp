@@ -13,8 +13,11 @@
 #include <vector>
 
 #include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/session.h"
+#include "host/engine/rules/equivalence.h"
 #include "host/engine/rules/proposed_new.h"
 #include "host/engine/rules/required_arguments.h"
+#include "host/engine/rules/zero_values.h"
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/value_conversion.h"
@@ -405,6 +408,54 @@ int invoke_action(lua_State* L) {
   });
 }
 
+// The attributes of an imported object (argument 3) beside those of the applied one (argument
+// 2), both of resource `type` (argument 1), as a plan would compare them: a value of the
+// imported that the resource's diff_suppress or state_func counts as the same as the applied
+// one, or that is only the other spelling of a zero value ("" for null), takes the applied
+// spelling. Returns both as tables of the schema's types, or nothing when the provider has no
+// such resource (a type of another provider). Loads the scripts without configuring them:
+// diff_suppress and state_func never see the client.
+int equivalent(lua_State* L) {
+  const std::string type_name = luaL_checkstring(L, 1);
+  auto logic = load_provider(scripts_of(L));
+  engine::ProviderService service(logic);
+  const auto served = service.get_provider_schema();
+  if (served.schema == nullptr) return 0;
+  const auto found = served.schema->resources.find(type_name);
+  if (found == served.schema->resources.end()) return 0;
+  const engine::Block& block = found->second.block;
+  const Type type = block.implied_type();
+  const Value applied = pull(L, 2, type, type_name);
+  Value imported = pull(L, 3, type, type_name);
+  engine::Session session(*logic);
+  engine::Diagnostics diags;
+  imported = engine::keep_equivalent(
+      block, applied, imported,
+      [&](const engine::AttributePath& path, const Value& a, const Value& b) {
+        return session.same_value(type_name, path, a, b, diags);
+      });
+  imported = engine::keep_zero_spelling(block, applied, imported);
+  // Computed values and blocks too: the plan never compares the first, and pairs a block left
+  // out with an empty list, but here they are read back, and null is still the same as its
+  // zero value.
+  if (!applied.is_null() && !imported.is_null()) {
+    for (const auto& [name, attribute_type] : type.attributes()) {
+      const Value a = applied.get_attribute(name);
+      if (engine::same_but_for_zero(a, imported.get_attribute(name))) {
+        imported = imported.with_attribute(name, a);
+      }
+    }
+  }
+  if (diags.has_errors()) {
+    std::string problems;
+    for (const auto& d : diags.items()) problems += "\n" + d.summary + ": " + d.detail;
+    throw std::runtime_error("comparing the imported " + type_name + " failed:" + problems);
+  }
+  push_value(L, applied, Unknowns::Marked);
+  push_value(L, imported, Unknowns::Marked);
+  return 2;
+}
+
 int write(lua_State* L) {
   size_t length = 0;
   const char* text = luaL_checklstring(L, 1, &length);
@@ -483,6 +534,7 @@ int open_testing_module(lua_State* L) {
   const luaL_Reg with_scripts[] = {
       {"provider", guarded<provider>},
       {"environment", guarded<environment>},
+      {"equivalent", guarded<equivalent>},
       {nullptr, nullptr},
   };
   lua_pushvalue(L, lua_upvalueindex(1));

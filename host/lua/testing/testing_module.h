@@ -28,6 +28,9 @@
 //   handle:invoke_action(type, config)
 //                      InvokeAction (validated by the plan before); { progress = { message ... },
 //                      diagnostics }
+//   equivalent(type, applied, imported)
+//                      both objects, the imported one with the spellings the resource counts
+//                      as the applied ones' (diff_suppress, state_func, zero values) put back
 //   write(text)        to standard output
 //   environment()      { host = the running binary, directory = the provider's scripts,
 //                        name = the provider's name }

@@ -231,3 +231,25 @@ end)
 )");
   CHECK_PASSED(run, 1);
 }
+
+TEST_CASE("an imported object is compared with the applied one as a plan compares them") {
+  // What the acceptance step's import verification asks the native half.
+  KitRun run(R"(
+local native = require("luaform_testing_native")
+testing.test("equivalent", function()
+  local applied = { id = "n", name = "n", host = "acc1.test", size = 3 }
+  local a, i = native.equivalent("test_note", applied,
+    { id = "n", name = "n", host = "acc1.test.", text = "", size = 3, rule = {} })
+  equal(i, a)
+  equal(a.host, "acc1.test")
+  -- A real difference stays one.
+  a, i = native.equivalent("test_note", applied,
+    { id = "n", name = "n", host = "acc2.test", size = 0 })
+  equal(i.host, "acc2.test")
+  equal(i.size, 0)
+  -- Another provider's type is not compared here.
+  equal(select("#", native.equivalent("other_thing", {}, {})), 0)
+end)
+)");
+  CHECK_PASSED(run, 1);
+}
