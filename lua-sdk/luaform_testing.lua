@@ -29,6 +29,7 @@ M.it = runner.it
 M.describe = runner.describe
 M.temp_dir = runner.temp_dir
 M.cleanup = runner.cleanup
+M.skip = runner.skip
 M.run_registered = runner.run_registered
 
 -- Assertions: each raises an error naming the line of the test that called it.

@@ -46,9 +46,42 @@ local function find_cli()
     "binary, or put one on PATH", 0)
 end
 
+local SPEC_KEYS = { steps = true, check_destroy = true, needs = true }
+
+-- Before anything is applied: a step the CLI cannot run fails the test, saying what it needs,
+-- unless spec.needs names it (then the test is skipped, saying why).
+local function check_features(run, spec)
+  for _, kind in ipairs(spec.needs or {}) do
+    if not steps.FEATURES[kind] then
+      error(string.format("needs: no step kind %q needs a particular CLI (kinds: query, invoke)",
+        tostring(kind)), 0)
+    end
+  end
+  for _, kind in ipairs(spec.needs or {}) do
+    local why = run:lacks(kind)
+    if why then
+      runner.skip(why)
+    end
+  end
+  for i, step in ipairs(spec.steps or {}) do
+    local kind = steps.step_kind(step)
+    local why = steps.FEATURES[kind] and run:lacks(kind)
+    if why then
+      error(string.format("step %d: %s (run the test with Terraform: TF_ACC_TERRAFORM_PATH; or " ..
+        "give the test needs = { %q } to skip it on CLIs without it)", i, why, kind), 0)
+    end
+  end
+end
+
 local function run_acceptance(spec)
   if type(spec) == "function" then
     spec = spec()
+  end
+  for key in pairs(spec) do
+    if not SPEC_KEYS[key] then
+      error(string.format("an acceptance test has no key %q (keys: check_destroy, needs, steps)",
+        tostring(key)), 0)
+    end
   end
   local env = native.environment()
   local run = steps.new_run({
@@ -74,6 +107,11 @@ local function run_acceptance(spec)
     LUAFORM_PROVIDER_DIR = env.directory,
     LUAFORM_PROVIDER_NAME = env.name,
   }
+  local checked, unable = pcall(check_features, run, spec)
+  if not checked then
+    native.remove_tree(run.root)
+    error(unable, 0)
+  end
   local ok, problem = pcall(function()
     for i, step in ipairs(spec.steps or {}) do
       steps.check_step_keys(i, step)
@@ -85,7 +123,12 @@ local function run_acceptance(spec)
           error(string.format("step %d: pre_config failed: %s", i, tostring(problem)), 0)
         end
       end
-      if step.config then
+      local kind = steps.step_kind(step)
+      if kind == "query" then
+        run:query_step(i, step)
+      elseif kind == "invoke" then
+        run:invoke_step(i, step)
+      elseif kind == "config" then
         run:config_step(i, step)
       else
         run:import_step(i, step)
@@ -120,7 +163,13 @@ end
 --   { import = "address", id = "id" | function(state), verify = true,
 --     verify_ignore = { "attribute" }, check = function(attributes), expect_error = "text",
 --     pre_config = function(last_state) }
--- and spec.check_destroy(last_state) runs after the final destroy. `spec` may also be a
+--   { query = "list blocks (a .tfquery.hcl file)", config = "HCL" (default: the last
+--     applied), check = function(results), expect_error = "text", pre_config = ... }
+--   { invoke = "action.TYPE.NAME", config = "HCL" (default: the last applied),
+--     check = function(progress), expect_error = "text", pre_config = ... }
+-- and spec.check_destroy(last_state) runs after the final destroy. Query and invoke steps need
+-- Terraform 1.14 or later: on another CLI they fail the test, unless spec.needs names them
+-- ({ "query", "invoke" }), which skips it there. `spec` may also be a
 -- function returning that table, called when the test runs (to make its directories then).
 -- It runs only when TF_ACC is set, as Go providers' acceptance tests do.
 function M.acceptance(name, spec)

@@ -77,6 +77,18 @@ function M.describe(name, fn)
   end
 end
 
+-- What `skip` raises: a test that raises it is reported as skipped, with the reason.
+local Skip = {}
+Skip.__tostring = function(self)
+  return "skipped: " .. self.reason
+end
+
+-- Ends the running test as skipped, saying why: for a test that finds, once it runs, that it
+-- cannot run here (a CLI without a feature it needs).
+function M.skip(reason)
+  error(setmetatable({ reason = tostring(reason) }, Skip), 0)
+end
+
 -- Called by the host after a test file has run: runs what it registered, prints a line per
 -- test, and returns the counts passed, failed, skipped.
 function M.run_registered()
@@ -87,6 +99,10 @@ function M.run_registered()
       native.write(string.format("  skip  %s (%s)\n", t.name, t.skip_reason))
     else
       local ok, problem = pcall(t.fn)
+      local skip_reason
+      if not ok and getmetatable(problem) == Skip then
+        ok, skip_reason = true, problem.reason
+      end
       local cleanup_problem = run_cleanups()
       if cleanup_problem then
         problem = ok and cleanup_problem or (tostring(problem) .. "\n" .. cleanup_problem)
@@ -101,7 +117,10 @@ function M.run_registered()
           table.concat(made_dirs, ", ") .. ")"
       end
       made_dirs = {}
-      if ok then
+      if ok and skip_reason then
+        skipped = skipped + 1
+        native.write(string.format("  skip  %s (%s)\n", t.name, skip_reason))
+      elseif ok then
         passed = passed + 1
         native.write(string.format("  ok    %s\n", t.name))
       else

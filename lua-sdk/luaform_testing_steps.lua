@@ -1,9 +1,10 @@
 -- luaform_testing_steps: the steps of an acceptance test, run with the real CLI in a working
--- directory (apply and check, plan only, refresh only, import and verify), and the state they
--- read back. Internal to the testing kit: test files reach it through testing.acceptance; this
--- module's names may change without notice.
+-- directory (apply and check, plan only, refresh only, import and verify, query, invoke),
+-- and the state they read back. Internal to the testing kit: test files reach it through
+-- testing.acceptance; this module's names may change without notice.
 
 local json = require("luaform_json")
+local native = require("luaform_testing_native")
 local assertions = require("luaform_testing_assert")
 
 local sorted_keys, difference, show = assertions.sorted_keys, assertions.difference,
@@ -66,20 +67,23 @@ function Run:must(dir, args)
   return output
 end
 
--- The state in `dir`: { resources = { [address] = attributes }, outputs = { [name] = value } }.
+-- The state in `dir`: { resources = { [address] = attributes }, outputs = { [name] = value } },
+-- and the type of each resource by address.
 function Run:state(dir)
   local output = self:must(dir, { "show", "-json", "-no-color" })
   -- Warnings (dev_overrides) may come first: the document is the last line.
   local document = output:match("(%b{})%s*$")
   local shown = json.decode(document or "{}")
   local state = { resources = {}, outputs = {} }
+  local types = {}
   local values_of = shown["values"]
   if type(values_of) ~= "table" then
-    return state
+    return state, types
   end
   local function collect(module)
     for _, r in ipairs(module.resources or {}) do
       state.resources[r.address] = without_nulls(r["values"])
+      types[r.address] = r.type
     end
     for _, child in ipairs(module.child_modules or {}) do
       collect(child)
@@ -89,7 +93,7 @@ function Run:state(dir)
   for name, output_value in pairs(values_of.outputs or {}) do
     state.outputs[name] = without_nulls(output_value.value)
   end
-  return state
+  return state, types
 end
 
 function Run:write_config(dir, config)
@@ -176,13 +180,21 @@ local STEP_KEYS = {
     plan_only = true, refresh_only = true, pre_config = true },
   import = { import = true, id = true, verify = true, verify_ignore = true, check = true,
     expect_error = true, pre_config = true },
+  query = { query = true, config = true, check = true, expect_error = true, pre_config = true },
+  invoke = { invoke = true, config = true, check = true, expect_error = true, pre_config = true },
 }
+
+-- The kind of a step: "query", "invoke", "config" or "import" (nil for none of them).
+function M.step_kind(step)
+  return step.query and "query" or step.invoke and "invoke" or step.config and "config"
+    or step.import and "import" or nil
+end
 
 -- Fails with a message naming the step when it has a key its kind does not know.
 function M.check_step_keys(i, step)
-  local kind = step.config and "config" or (step.import and "import")
+  local kind = M.step_kind(step)
   if not kind then
-    error(string.format("step %d: a step needs config or import", i), 0)
+    error(string.format("step %d: a step needs config, import, query or invoke", i), 0)
   end
   for _, key in ipairs(sorted_keys(step)) do
     if not STEP_KEYS[kind][key] then
@@ -223,7 +235,8 @@ function Run:import_step(i, step)
     error(string.format("step %d: import of %s failed (exit %d):\n%s", i, step.import, code,
       output), 0)
   end
-  local imported = self:state(dir).resources[step.import]
+  local shown, types = self:state(dir)
+  local imported = shown.resources[step.import]
   if imported == nil then
     error(string.format("step %d: import left no %s in the state", i, step.import), 0)
   end
@@ -234,19 +247,176 @@ function Run:import_step(i, step)
     end
   end
   if step.verify then
-    local applied = {}
+    local applied, compared = {}, {}
     for k, v in pairs(self.last.resources[step.import] or {}) do
       applied[k] = v
     end
-    for _, name in ipairs(step.verify_ignore or {}) do
-      applied[name], imported[name] = nil, nil
+    for k, v in pairs(imported) do
+      compared[k] = v
     end
-    local where, a, e = difference(imported, applied, "")
+    for _, name in ipairs(step.verify_ignore or {}) do
+      applied[name], compared[name] = nil, nil
+    end
+    -- As a plan compares them: what the resource's diff_suppress or state_func counts as the
+    -- same, and null beside a zero value, are no difference.
+    local same_applied, same_imported = native.equivalent(types[step.import], applied, compared)
+    if same_applied ~= nil then
+      applied, compared = same_applied, same_imported
+    end
+    local where, a, e = difference(compared, applied, "")
     if where then
       error(string.format("step %d: the imported %s differs from the applied one at %s: " ..
         "imported %s, applied %s", i, step.import, where, show(a), show(e)), 0)
     end
   end
+end
+
+-- The messages of the CLI's `-json` output, and its text as a person would read it (each
+-- message, and each diagnostic's detail).
+local function json_messages(output)
+  local messages, lines = {}, {}
+  for line in output:gmatch("[^\n]+") do
+    local ok, message = pcall(json.decode, line)
+    if ok and type(message) == "table" and message["@message"] then
+      messages[#messages + 1] = message
+      lines[#lines + 1] = message["@message"]
+      local diagnostic = message.diagnostic
+      if type(diagnostic) == "table" and type(diagnostic.detail) == "string" and
+        diagnostic.detail ~= "" then
+        lines[#lines + 1] = "  " .. diagnostic.detail:gsub("\n", "\n  ")
+      end
+    else
+      lines[#lines + 1] = line
+    end
+  end
+  return messages, table.concat(lines, "\n")
+end
+
+-- The configuration a query or invoke step runs with: its own, or the last one applied.
+function Run:step_config(i, step, what)
+  local config = step.config or self.config
+  if not config then
+    error(string.format("step %d: %s step needs config, or an applied configuration step " ..
+      "before it", i, what), 0)
+  end
+  return config
+end
+
+-- A step whose CLI run must fail saying step.expect_error, or succeed.
+local function expect(i, step, what, code, text)
+  if step.expect_error then
+    if code == 0 or not text:find(step.expect_error, 1, true) then
+      error(string.format("step %d: %s was expected to fail with %q:\n%s", i, what,
+        step.expect_error, text), 0)
+    end
+    return false
+  end
+  if code ~= 0 then
+    error(string.format("step %d: %s failed (exit %d):\n%s", i, what, code, text), 0)
+  end
+  return true
+end
+
+local function run_check(i, step, value)
+  if step.check then
+    local ok, problem = pcall(step.check, value)
+    if not ok then
+      error(string.format("step %d: check failed: %s", i, tostring(problem)), 0)
+    end
+  end
+end
+
+-- `terraform query` of step.query (the text of a .tfquery.hcl file) beside the configuration,
+-- in a new working directory; step.check gets what each list block found:
+-- { ["list.TYPE.NAME"] = { { identity, display_name, object }, ... } }.
+function Run:query_step(i, step)
+  local config = self:step_config(i, step, "a query")
+  local dir = self.root .. "/query-" .. i
+  assert(os.execute("mkdir -p " .. quote(dir)))
+  self:write_config(dir, config)
+  write_file(dir .. "/main.tfquery.hcl", step.query)
+  local code, output = self:cli(dir, { "query", "-json", "-no-color" })
+  local messages, text = json_messages(output)
+  if not expect(i, step, "query", code, text) then
+    return
+  end
+  local results = {}
+  for _, message in ipairs(messages) do
+    local started, found = message.list_start, message.list_resource_found
+    if type(started) == "table" then
+      results[started.address] = results[started.address] or {}
+    elseif type(found) == "table" then
+      local list = results[found.address] or {}
+      results[found.address] = list
+      list[#list + 1] = without_nulls({ identity = found.identity,
+        display_name = found.display_name, object = found.resource_object })
+    end
+  end
+  run_check(i, step, results)
+end
+
+-- `terraform apply -invoke=ACTION` of step.invoke (as `action.TYPE.NAME`) with the step's
+-- configuration in the working directory; step.check gets the action's progress messages.
+function Run:invoke_step(i, step)
+  local config = self:step_config(i, step, "an invoke")
+  self:write_config(self.work, config)
+  local code, output = self:cli(self.work, { "apply", "-auto-approve", "-input=false",
+    "-no-color", "-json", "-invoke=" .. step.invoke })
+  local messages, text = json_messages(output)
+  if not expect(i, step, "apply -invoke=" .. step.invoke, code, text) then
+    return
+  end
+  local progress, invoked = {}, false
+  for _, message in ipairs(messages) do
+    local hook = message.hook
+    local action = type(hook) == "table" and hook.action
+    if type(action) == "table" and action.addr == step.invoke then
+      if message.type == "action_progress" then
+        progress[#progress + 1] = hook.message
+      elseif message.type == "action_complete" then
+        invoked = true
+      end
+    end
+  end
+  if not invoked then
+    error(string.format("step %d: apply -invoke=%s did not invoke it:\n%s", i, step.invoke,
+      text), 0)
+  end
+  run_check(i, step, progress)
+end
+
+-- What the CLI the steps run is: { name = "Terraform" | "OpenTofu", version = { 1, 14, 0 },
+-- text = "Terraform v1.14.0" }, from its `version` command (asked once).
+function Run:cli_version()
+  if self.version then
+    return self.version
+  end
+  local _, output = self:cli(self.root, { "version" })
+  local name, major, minor, patch = output:match("(%a+) v(%d+)%.(%d+)%.(%d+)")
+  self.version = { name = name or "an unknown CLI", version = { tonumber(major) or 0,
+    tonumber(minor) or 0, tonumber(patch) or 0 }, text = output:match("[^\n]*v%d+%.%d+%.%d+")
+    or "an unknown CLI" }
+  return self.version
+end
+
+-- The step kinds only some CLIs run, with what they need.
+local FEATURES = {
+  query = { command = "terraform query", since = { 1, 14 } },
+  invoke = { command = "terraform apply -invoke", since = { 1, 14 } },
+}
+M.FEATURES = FEATURES
+
+-- nil when the CLI runs `kind` steps (a key of FEATURES), else why not.
+function Run:lacks(kind)
+  local feature = FEATURES[kind]
+  local cli = self:cli_version()
+  local v = cli.version
+  if cli.name == "Terraform" and (v[1] > feature.since[1] or
+    (v[1] == feature.since[1] and v[2] >= feature.since[2])) then
+    return nil
+  end
+  return string.format("%s steps need `%s`, which Terraform has from %d.%d on; the CLI (%s) " ..
+    "is %s", kind, feature.command, feature.since[1], feature.since[2], self.binary, cli.text)
 end
 
 -- A run of one acceptance test: `fields` are binary (the CLI), name and source (the

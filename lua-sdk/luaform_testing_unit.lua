@@ -1,5 +1,6 @@
--- luaform_testing_unit: unit tests of a provider's resources and data sources, driven through
--- the same engine the CLI talks to, on plain tables (testing.provider(config):resource(...)).
+-- luaform_testing_unit: unit tests of a provider's resources, data sources, list resources and
+-- actions, driven through the same engine the CLI talks to, on plain tables
+-- (testing.provider(config):resource(...)).
 -- Internal to the testing kit: test files get this through require("luaform_testing"); this
 -- module's other names may change without notice.
 
@@ -16,6 +17,10 @@ local Resource = {}
 Resource.__index = Resource
 local DataSource = {}
 DataSource.__index = DataSource
+local ListResource = {}
+ListResource.__index = ListResource
+local Action = {}
+Action.__index = Action
 
 -- The provider configured with `config` (nil for none). Fails when it does not configure.
 function M.provider(config)
@@ -32,6 +37,14 @@ end
 
 function Provider:data_source(type_name)
   return setmetatable({ handle = self.handle, type = type_name }, DataSource)
+end
+
+function Provider:list_resource(type_name)
+  return setmetatable({ handle = self.handle, type = type_name }, ListResource)
+end
+
+function Provider:action(type_name)
+  return setmetatable({ handle = self.handle, type = type_name }, Action)
 end
 
 local function append(into, diagnostics)
@@ -125,10 +138,24 @@ function Resource:destroy(prior)
   return result
 end
 
--- What `tofu import` does: ImportResourceState, then a read of the imported object.
+-- What `tofu import` does: ImportResourceState, then a read of the imported object. `what` is
+-- the id, or { id = "..." } or { identity = { ... } } (an import block's identity).
 -- { state, private, identity, diagnostics }; state is nil when nothing was found.
-function Resource:import(id)
-  local imported = self.handle:import(self.type, id)
+function Resource:import(what)
+  local id, identity = what, nil
+  if type(what) == "table" then
+    id, identity = what.id, what.identity
+    for key in pairs(what) do
+      if key ~= "id" and key ~= "identity" then
+        error(("import takes an id, { id = ... } or { identity = { ... } }, not a key %q")
+          :format(tostring(key)), 2)
+      end
+    end
+  end
+  if (id == nil) == (identity == nil) then
+    error("import takes either an id or an identity", 2)
+  end
+  local imported = self.handle:import(self.type, id, identity)
   local first = imported.imported[1]
   if #errors(imported) > 0 or first == nil then
     return { diagnostics = imported.diagnostics }
@@ -141,6 +168,41 @@ end
 -- ReadDataSource with `config`: { state, diagnostics }.
 function DataSource:read(config)
   return self.handle:read_data(self.type, config)
+end
+
+local LIST_KEYS = { config = true, limit = true, include_resource = true }
+
+-- What `terraform query` does with a list block: args.config (the block's filters), args.limit
+-- (100 unless given) and args.include_resource. { events = { { identity, display_name,
+-- object, diagnostics } ... }, diagnostics }: an event that only carries diagnostics (an
+-- element left out, the error that ended the listing) has no identity; `diagnostics` holds
+-- the validation's and every event's.
+function ListResource:list(args)
+  args = args or {}
+  for key in pairs(args) do
+    if not LIST_KEYS[key] then
+      error(("list takes config, limit and include_resource, not a key %q"):format(
+        tostring(key)), 2)
+    end
+  end
+  return self.handle:list(self.type, args.config, args.limit, args.include_resource)
+end
+
+-- PlanAction with `config`, as a plan that includes the action block: { diagnostics }.
+function Action:plan(config)
+  return self.handle:plan_action(self.type, config)
+end
+
+-- What `terraform apply -invoke` does: the plan, then (unless it failed) InvokeAction.
+-- { progress = { message ... }, diagnostics }.
+function Action:invoke(config)
+  local plan = self:plan(config)
+  if #errors(plan) > 0 then
+    return { progress = {}, diagnostics = plan.diagnostics }
+  end
+  local result = self.handle:invoke_action(self.type, config)
+  result.diagnostics = append(plan.diagnostics, result.diagnostics)
+  return result
 end
 
 return M

@@ -31,8 +31,12 @@
 ---@field planned table<string, any> the plan that was applied
 ---@field replaced boolean whether the prior object was destroyed and a new one created
 
+--- What `a:plan` gives.
+---@class luaform.testing.Diagnosed
+---@field diagnostics luaform.testing.Diagnostic[]
+
 --- A result, or a list of diagnostics: what the assertions on errors take.
----@alias luaform.testing.Checked luaform.testing.Result|luaform.testing.Diagnostic[]
+---@alias luaform.testing.Checked luaform.testing.Result|luaform.testing.Diagnosed|luaform.testing.ListResult|luaform.testing.InvokeResult|luaform.testing.Diagnostic[]
 
 --- What `r:plan` and `r:apply` take.
 ---@class (exact) luaform.testing.PlanArgs : { prior?: any, config?: any, [string]: nil }
@@ -69,10 +73,16 @@ function Resource:read(prior) end
 ---@return luaform.testing.Result
 function Resource:destroy(prior) end
 
---- ImportResourceState, then a read, as `tofu import` does.
----@param id string
+--- What `r:import` takes besides an id: an import block's identity (or the id again).
+---@class (exact) luaform.testing.ImportArgs : { id?: any, identity?: any, [string]: nil }
+---@field id? string the id, as `tofu import ADDRESS ID` gives it
+---@field identity? table<string, any> the identity, as an import block's `identity = { ... }`
+
+--- ImportResourceState, then a read, as `tofu import` does: by id, or by identity
+--- (`r:import { identity = { path = "a.txt" } }`).
+---@param what string|luaform.testing.ImportArgs
 ---@return luaform.testing.Result
-function Resource:import(id) end
+function Resource:import(what) end
 
 --- A data source type of the provider under test.
 ---@class luaform.testing.DataSource
@@ -83,6 +93,55 @@ local DataSource = {}
 ---@param config table<string, any>
 ---@return luaform.testing.Result
 function DataSource:read(config) end
+
+--- One event of a listing, as the CLI receives it. An event without an identity only carries
+--- diagnostics: a warning for an element left out, or the error that ended the listing.
+---@class luaform.testing.ListEvent
+---@field identity? table<string, any> the listed object's identity
+---@field display_name? string what `terraform query` shows beside it
+---@field object? table<string, any> the whole object, when `include_resource` asked for it
+---@field diagnostics luaform.testing.Diagnostic[]
+
+--- What `l:list` gives.
+---@class luaform.testing.ListResult
+---@field events luaform.testing.ListEvent[] in the order the listing emitted them
+---@field diagnostics luaform.testing.Diagnostic[] the validation's and every event's
+
+--- What `l:list` takes: a `list` block's settings.
+---@class (exact) luaform.testing.ListArgs : { config?: any, limit?: any, include_resource?: any, [string]: nil }
+---@field config? table<string, any> the block's `config { }`: the filters
+---@field limit? integer how many objects the CLI takes (100 unless given)
+---@field include_resource? boolean whether the CLI asks for whole objects
+
+--- A list resource of the provider under test, driven through the engine.
+---@class luaform.testing.ListResource
+---@field type string
+local ListResource = {}
+
+--- Validation and ListResource, as `terraform query` runs a `list` block.
+---@param args? luaform.testing.ListArgs
+---@return luaform.testing.ListResult
+function ListResource:list(args) end
+
+--- What `a:invoke` gives.
+---@class luaform.testing.InvokeResult
+---@field progress string[] the progress messages, in order
+---@field diagnostics luaform.testing.Diagnostic[]
+
+--- An action of the provider under test, driven through the engine.
+---@class luaform.testing.Action
+---@field type string
+local Action = {}
+
+--- Validation and PlanAction, as a plan that includes the action block.
+---@param config? table<string, any>
+---@return luaform.testing.Diagnosed
+function Action:plan(config) end
+
+--- The plan, then (when it has no errors) InvokeAction, as `terraform apply -invoke` does.
+---@param config? table<string, any>
+---@return luaform.testing.InvokeResult
+function Action:invoke(config) end
 
 --- The provider under test, loaded afresh, validated and configured.
 ---@class luaform.testing.Provider
@@ -97,16 +156,28 @@ function Provider:resource(type_name) end
 ---@return luaform.testing.DataSource
 function Provider:data_source(type_name) end
 
+---@param type_name string the resource type it lists, as `example_server`
+---@return luaform.testing.ListResource
+function Provider:list_resource(type_name) end
+
+---@param type_name string the full type name, as `example_reboot`
+---@return luaform.testing.Action
+function Provider:action(type_name) end
+
 --- The state an acceptance step sees after it applied.
 ---@class luaform.testing.State
 ---@field resources table<string, table<string, any>> attributes by resource address
 ---@field outputs table<string, any> output values by name
 
---- One step of an acceptance test: a `config` step (apply, check, then an empty plan) or an
---- `import` step.
----@class (exact) luaform.testing.Step : { config?: any, check?: any, expect_error?: any, expect_non_empty_plan?: any, plan_only?: any, refresh_only?: any, pre_config?: any, import?: any, id?: any, verify?: any, verify_ignore?: any, [string]: nil }
----@field config? string the configuration, in HCL (the kit adds `required_providers`)
----@field check? fun(state: any) config steps get a `luaform.testing.State`, import steps the imported attributes
+--- What each `list` block of a query step found, by its address (`list.TYPE.NAME`).
+---@alias luaform.testing.QueryResults table<string, { identity: table<string, any>, display_name?: string, object?: table<string, any> }[]>
+
+--- One step of an acceptance test: a `config` step (apply, check, then an empty plan), an
+--- `import` step, a `query` step or an `invoke` step (the last two need Terraform 1.14 or
+--- later).
+---@class (exact) luaform.testing.Step : { config?: any, check?: any, expect_error?: any, expect_non_empty_plan?: any, plan_only?: any, refresh_only?: any, pre_config?: any, import?: any, id?: any, verify?: any, verify_ignore?: any, query?: any, invoke?: any, [string]: nil }
+---@field config? string the configuration, in HCL (the kit adds `required_providers`); for query and invoke steps, the one they run with (default: the last applied)
+---@field check? fun(state: any) config steps get a `luaform.testing.State`, import steps the imported attributes, query steps `luaform.testing.QueryResults`, invoke steps the progress messages (`string[]`)
 ---@field expect_error? string the step must fail saying this
 ---@field expect_non_empty_plan? boolean the plan after the step is not empty
 ---@field plan_only? boolean plan without applying
@@ -114,13 +185,16 @@ function Provider:data_source(type_name) end
 ---@field pre_config? fun(last_state: luaform.testing.State?) runs first: change things behind Terraform's back
 ---@field import? string the address to import
 ---@field id? string|fun(state: luaform.testing.State?): string the import id
----@field verify? boolean the imported attributes must equal the applied ones
+---@field verify? boolean the imported attributes must equal the applied ones, as a plan compares them (diff_suppress, state_func, zero values)
 ---@field verify_ignore? string[] attributes `verify` leaves out
+---@field query? string `list` blocks (a `.tfquery.hcl` file) that `terraform query` runs
+---@field invoke? string the action to run with `terraform apply -invoke`, as `action.TYPE.NAME`
 
 --- An acceptance test.
----@class (exact) luaform.testing.AcceptanceSpec : { steps?: any, check_destroy?: any, [string]: nil }
+---@class (exact) luaform.testing.AcceptanceSpec : { steps?: any, check_destroy?: any, needs?: any, [string]: nil }
 ---@field steps luaform.testing.Step[]
 ---@field check_destroy? fun(last_state: luaform.testing.State?) runs after the final destroy
+---@field needs? ("query"|"invoke")[] the step kinds that need Terraform 1.14 or later: with another CLI the test is skipped (without `needs`, it fails)
 
 ---@class luaform.testing
 local testing = {}
@@ -156,6 +230,10 @@ function testing.temp_dir() end
 --- Runs `fn` when the test ends, passed or failed (last registered first).
 ---@param fn fun()
 function testing.cleanup(fn) end
+
+--- Ends the running test as skipped, saying why.
+---@param reason string
+function testing.skip(reason) end
 
 --- Deep equality; the message says where the two first differ.
 ---@param actual any

@@ -30,6 +30,10 @@ def summary(result: subprocess.CompletedProcess) -> tuple[int, int, int]:
     return int(passed), int(failed), int(skipped)
 
 
+def is_terraform(binary: Path) -> bool:
+    return "terraform" in binary.name
+
+
 def test_localfs_tests_pass_with_the_real_cli(localfs_dir, tofu_binary, protocol):
     result = run_tests(localfs_dir, "localfs", TF_ACC="1",
                        TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
@@ -37,6 +41,8 @@ def test_localfs_tests_pass_with_the_real_cli(localfs_dir, tofu_binary, protocol
     assert result.returncode == 0, report
     assert "  ok    acceptance: localfs_file lifecycle" in result.stdout, report
     assert "  ok    localfs_file changes content in place and replaces the file for a new path" \
+        in result.stdout, report
+    assert "  ok    localfs_file is listed by directory and glob, up to the limit" \
         in result.stdout, report
     passed, failed, skipped = summary(result)
     assert (failed, skipped) == (0, 0), report
@@ -50,7 +56,21 @@ def test_restapi_tests_pass_against_json_server(restapi_dir, json_server, tofu_b
     report = result.stdout + result.stderr
     assert result.returncode == 0, report
     assert "  ok    acceptance: restapi_object lifecycle" in result.stdout, report
-    assert summary(result) == (6, 0, 0), report
+    # The list resource and the action through the kit's unit calls; with Terraform, through
+    # `terraform query` and `terraform apply -invoke` too (skipped with OpenTofu, which has
+    # neither).
+    assert "  ok    the list resource reads a collection page by page, up to the limit" \
+        in result.stdout, report
+    assert "  ok    the request action checks its plan and reports the status as progress" \
+        in result.stdout, report
+    query = "acceptance: restapi_object found by a query, and a request invoked"
+    if is_terraform(tofu_binary):
+        assert f"  ok    {query}" in result.stdout, report
+        assert summary(result) == (9, 0, 0), report
+    else:
+        assert f"  skip  {query} (query steps need `terraform query`, which Terraform has " \
+            "from 1.14 on; the CLI" in result.stdout, report
+        assert summary(result) == (8, 0, 1), report
     # Every object the tests made is gone again.
     assert json_server.request("GET", "/posts")[1] == []
 
@@ -132,3 +152,51 @@ def test_steps_are_checked_and_cleanups_always_run(test_provider, tofu_binary, p
     assert re.search(r"FAIL  a failing cleanup fails a passing test\n.*cleanup failed: "
                      r".*could not delete the object", out), out
     assert summary(result) == (1, 4, 0)
+
+
+def test_configurations_no_cli_sends_are_refused(test_provider):
+    """A required argument left out fails validation, as the CLI's reading of the configuration
+    fails it, before any plan, listing or invoke."""
+    kit = test_provider("kit")
+    result = run_tests(kit, "kit", str(kit / "validation"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert summary(result) == (3, 0, 0), result.stdout
+
+
+def test_import_verify_compares_as_the_plan_does(test_provider, tofu_binary, protocol):
+    kit = test_provider("kit")
+    result = run_tests(kit, "kit", str(kit / "verify"), TF_ACC="1",
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+    out = result.stdout
+    # "acc1.test." read back for "acc1.test" (diff_suppress), null for "" (a zero value).
+    assert "  ok    acceptance: verify counts respelt values the same" in out, out
+    assert re.search(r'FAIL  acceptance: verify finds a real difference\n.*step 2: the imported '
+                     r'kit_host\.h differs from the applied one at \.host: imported "acc2\.test\.", '
+                     r'applied "acc1\.test"', out), out
+    assert summary(result) == (1, 1, 0), out
+
+
+def test_query_and_invoke_steps_run_with_terraform_only(test_provider, tofu_binary, protocol):
+    """Query and invoke steps run `terraform query` and `terraform apply -invoke`. OpenTofu has
+    neither: a test that says it needs them is skipped there, one that does not fails saying
+    what it needs."""
+    kit = test_provider("kit")
+    result = run_tests(kit, "kit", str(kit / "actions"), TF_ACC="1",
+                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+    out = result.stdout
+    if is_terraform(tofu_binary):
+        assert result.returncode == 0, out + result.stderr
+        assert "  ok    acceptance: a query step\n" in out, out
+        assert "  ok    acceptance: an invoke step\n" in out, out
+        assert summary(result) == (3, 0, 0), out
+        return
+    assert result.returncode == 1, out + result.stderr
+    cli = re.escape(f"the CLI ({tofu_binary}) is OpenTofu v")
+    assert re.search(r"  skip  acceptance: a query step \(query steps need `terraform query`, "
+                     r"which Terraform has from 1\.14 on; " + cli, out), out
+    assert re.search(r"  skip  acceptance: an invoke step \(invoke steps need `terraform apply "
+                     r"-invoke`, which Terraform has from 1\.14 on; " + cli, out), out
+    assert re.search(r"FAIL  acceptance: a query step that does not say what it needs\n.*step 1: "
+                     r"query steps need `terraform query`.*" + cli + r".*give the test "
+                     r'needs = \{ "query" \}', out), out
+    assert summary(result) == (0, 1, 2), out

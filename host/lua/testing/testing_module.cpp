@@ -5,13 +5,19 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "host/engine/rpc/provider_service.h"
+#include "host/engine/rpc/session.h"
+#include "host/engine/rules/equivalence.h"
 #include "host/engine/rules/proposed_new.h"
+#include "host/engine/rules/required_arguments.h"
+#include "host/engine/rules/zero_values.h"
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/value_conversion.h"
@@ -80,6 +86,16 @@ Value pull(lua_State* L, int index, const Type& type, const std::string& what) {
   return to_value(L, index, type, what);
 }
 
+// A configuration block's values at `index`: a table, or nil for a block left empty (the CLI
+// reads an absent provider block, or an empty `config {}`, as an object of nulls).
+Value pull_config(lua_State* L, int index, const Type& type, const std::string& what) {
+  if (!lua_isnoneornil(L, index)) return pull(L, index, type, what);
+  lua_newtable(L);
+  Value config = to_value(L, -1, type, what);
+  lua_pop(L, 1);
+  return config;
+}
+
 // The identity argument at `index` for a resource that may have none.
 Value pull_identity(lua_State* L, int index, const engine::Schema& schema,
                     const std::string& type_name) {
@@ -138,6 +154,17 @@ int push_result(lua_State* L, const engine::Diagnostics& diags, Fill&& fill) {
   return 1;
 }
 
+// What the CLI does with a configuration before it plans or configures with it: it reads it with
+// the schema, refusing it when a required argument is missing, and only then asks the provider
+// to validate it (`validate_rpc`).
+template <class Validate>
+engine::Diagnostics as_the_cli_validates(const engine::Schema& schema, const Value& config,
+                                         Validate&& validate_rpc) {
+  engine::Diagnostics diags = engine::check_required_arguments(schema.block, config);
+  if (!diags.has_errors()) diags.append(validate_rpc());
+  return diags;
+}
+
 int provider(lua_State* L) {
   const ScriptSet& scripts = scripts_of(L);
   auto service = std::make_shared<engine::ProviderService>(load_provider(scripts));
@@ -150,8 +177,9 @@ int provider(lua_State* L) {
   }
   const Type type = schema.schema->provider.block.implied_type();
   engine::ValidateRequest validate;
-  validate.config = pull(L, 1, type, "provider");
-  diags.append(service->validate_provider_config(validate));
+  validate.config = pull_config(L, 1, type, "provider");
+  diags.append(as_the_cli_validates(schema.schema->provider, validate.config,
+                                    [&] { return service->validate_provider_config(validate); }));
   if (!diags.has_errors()) {
     diags.append(service->configure_provider({"luaform-test", validate.config}));
   }
@@ -178,7 +206,9 @@ int validate(lua_State* L) {
   req.type_name = c.type_name;
   req.config = pull(L, 3, c.type, c.type_name);
   req.write_only_allowed = true;
-  push_diagnostics(L, c.handle.service->validate_resource_config(req));
+  push_diagnostics(L, as_the_cli_validates(c.schema, req.config, [&] {
+                     return c.handle.service->validate_resource_config(req);
+                   }));
   return 1;
 }
 
@@ -245,7 +275,14 @@ int import(lua_State* L) {
   const Handle& h = c.handle;
   engine::ImportRequest req;
   req.type_name = c.type_name;
-  req.id = luaL_checkstring(L, 3);
+  req.id = optional_string(L, 3);
+  // An import block's `identity = { ... }` instead of an id.
+  if (!lua_isnoneornil(L, 4)) {
+    if (!c.schema.identity) {
+      throw std::runtime_error(c.type_name + " has no identity to import by");
+    }
+    req.identity = pull_identity(L, 4, c.schema, c.type_name);
+  }
   auto resp = h.service->import_resource_state(req);
   return push_result(L, resp.diagnostics, [&] {
     lua_createtable(L, static_cast<int>(resp.imported.size()), 0);
@@ -267,13 +304,156 @@ int read_data(lua_State* L) {
   const Call c = call_on(L, &engine::ProviderSchema::data_sources, "data source");
   engine::ValidateRequest validate;
   validate.type_name = c.type_name;
-  validate.config = pull(L, 3, c.type, c.type_name);
-  engine::Diagnostics diags = c.handle.service->validate_data_source_config(validate);
+  validate.config = pull_config(L, 3, c.type, c.type_name);
+  engine::Diagnostics diags = as_the_cli_validates(c.schema, validate.config, [&] {
+    return c.handle.service->validate_data_source_config(validate);
+  });
   engine::ReadDataResponse resp;
   if (!diags.has_errors())
     resp = c.handle.service->read_data_source({c.type_name, validate.config});
   diags.append(resp.diagnostics);
   return push_result(L, diags, [&] { set_value_field(L, "state", resp.state); });
+}
+
+// ListResource as `terraform query` runs a list block: the filters validated, then the listing
+// (limit and include_resource as the block says); { events = { { identity, display_name,
+// object, diagnostics } ... }, diagnostics = validation's and every event's }.
+int list(lua_State* L) {
+  const Call c = call_on(L, &engine::ProviderSchema::list_resources, "list resource");
+  const engine::Schema& resource = find(c.handle.schema->resources, "resource", c.type_name);
+  engine::ListRequest req;
+  req.type_name = c.type_name;
+  req.config = pull_config(L, 3, c.type, c.type_name);
+  req.limit = luaL_optinteger(L, 4, 100);
+  req.include_resource_object = lua_toboolean(L, 5) != 0;
+  engine::ValidateRequest validate;
+  validate.type_name = c.type_name;
+  validate.config = req.config;
+  engine::Diagnostics diags = as_the_cli_validates(c.schema, req.config, [&] {
+    return c.handle.service->validate_list_resource_config(validate);
+  });
+  // The sink runs inside the provider's own state: the events are pushed once it is done.
+  std::vector<engine::ListEvent> events;
+  if (!diags.has_errors()) {
+    c.handle.service->list_resource(req, [&](const engine::ListEvent& event) {
+      events.push_back(event);
+      return true;
+    });
+  }
+  for (const auto& event : events) diags.append(event.diagnostics);
+  return push_result(L, diags, [&] {
+    lua_createtable(L, static_cast<int>(events.size()), 0);
+    lua_Integer i = 0;
+    for (const auto& event : events) {
+      lua_createtable(L, 0, 4);
+      set_identity_field(L, resource, event.identity);
+      if (!event.display_name.empty()) set_string_field(L, "display_name", event.display_name);
+      set_value_field(L, "object", event.resource_object);
+      push_diagnostics(L, event.diagnostics);
+      lua_setfield(L, -2, "diagnostics");
+      lua_rawseti(L, -2, ++i);
+    }
+    lua_setfield(L, -2, "events");
+  });
+}
+
+// An action's configuration as the CLI reads it: validated, or nullopt with why in `diags`.
+std::optional<Value> action_config(lua_State* L, const Call& c, engine::Diagnostics& diags) {
+  engine::ValidateRequest validate;
+  validate.type_name = c.type_name;
+  validate.config = pull_config(L, 3, c.type, c.type_name);
+  diags.append(as_the_cli_validates(c.schema, validate.config, [&] {
+    return c.handle.service->validate_action_config(validate);
+  }));
+  if (diags.has_errors()) return std::nullopt;
+  return validate.config;
+}
+
+Call action_call(lua_State* L) {
+  return call_on(L, &engine::ProviderSchema::actions, "action");
+}
+
+// PlanAction, after validation: { diagnostics }.
+int plan_action(lua_State* L) {
+  const Call c = action_call(L);
+  engine::Diagnostics diags;
+  if (auto config = action_config(L, c, diags)) {
+    diags.append(c.handle.service->plan_action({c.type_name, *config}).diagnostics);
+  }
+  return push_result(L, diags, [] {});
+}
+
+// InvokeAction (the plan before it validated the configuration): { progress = { message ... },
+// diagnostics }.
+int invoke_action(lua_State* L) {
+  const Call c = action_call(L);
+  engine::Diagnostics diags;
+  std::vector<std::string> progress;
+  const engine::ActionRequest req{c.type_name, pull_config(L, 3, c.type, c.type_name)};
+  c.handle.service->invoke_action(req, [&](const engine::ActionEvent& e) {
+    if (e.completed) {
+      diags.append(e.diagnostics);
+    } else {
+      progress.push_back(e.progress);
+    }
+  });
+  return push_result(L, diags, [&] {
+    lua_createtable(L, static_cast<int>(progress.size()), 0);
+    lua_Integer i = 0;
+    for (const auto& message : progress) {
+      lua_pushlstring(L, message.data(), message.size());
+      lua_rawseti(L, -2, ++i);
+    }
+    lua_setfield(L, -2, "progress");
+  });
+}
+
+// The attributes of an imported object (argument 3) beside those of the applied one (argument
+// 2), both of resource `type` (argument 1), as a plan would compare them: a value of the
+// imported that the resource's diff_suppress or state_func counts as the same as the applied
+// one, or that is only the other spelling of a zero value ("" for null), takes the applied
+// spelling. Returns both as tables of the schema's types, or nothing when the provider has no
+// such resource (a type of another provider). Loads the scripts without configuring them:
+// diff_suppress and state_func never see the client.
+int equivalent(lua_State* L) {
+  const std::string type_name = luaL_checkstring(L, 1);
+  auto logic = load_provider(scripts_of(L));
+  engine::ProviderService service(logic);
+  const auto served = service.get_provider_schema();
+  if (served.schema == nullptr) return 0;
+  const auto found = served.schema->resources.find(type_name);
+  if (found == served.schema->resources.end()) return 0;
+  const engine::Block& block = found->second.block;
+  const Type type = block.implied_type();
+  const Value applied = pull(L, 2, type, type_name);
+  Value imported = pull(L, 3, type, type_name);
+  engine::Session session(*logic);
+  engine::Diagnostics diags;
+  imported = engine::keep_equivalent(
+      block, applied, imported,
+      [&](const engine::AttributePath& path, const Value& a, const Value& b) {
+        return session.same_value(type_name, path, a, b, diags);
+      });
+  imported = engine::keep_zero_spelling(block, applied, imported);
+  // Computed values and blocks too: the plan never compares the first, and pairs a block left
+  // out with an empty list, but here they are read back, and null is still the same as its
+  // zero value.
+  if (!applied.is_null() && !imported.is_null()) {
+    for (const auto& [name, attribute_type] : type.attributes()) {
+      const Value a = applied.get_attribute(name);
+      if (engine::same_but_for_zero(a, imported.get_attribute(name))) {
+        imported = imported.with_attribute(name, a);
+      }
+    }
+  }
+  if (diags.has_errors()) {
+    std::string problems;
+    for (const auto& d : diags.items()) problems += "\n" + d.summary + ": " + d.detail;
+    throw std::runtime_error("comparing the imported " + type_name + " failed:" + problems);
+  }
+  push_value(L, applied, Unknowns::Marked);
+  push_value(L, imported, Unknowns::Marked);
+  return 2;
 }
 
 int write(lua_State* L) {
@@ -331,6 +511,9 @@ int open_testing_module(lua_State* L) {
         {"read", guarded<read>},
         {"import", guarded<import>},
         {"read_data", guarded<read_data>},
+        {"list", guarded<list>},
+        {"plan_action", guarded<plan_action>},
+        {"invoke_action", guarded<invoke_action>},
         {nullptr, nullptr},
     };
     luaL_newlib(L, methods);
@@ -351,6 +534,7 @@ int open_testing_module(lua_State* L) {
   const luaL_Reg with_scripts[] = {
       {"provider", guarded<provider>},
       {"environment", guarded<environment>},
+      {"equivalent", guarded<equivalent>},
       {nullptr, nullptr},
   };
   lua_pushvalue(L, lua_upvalueindex(1));

@@ -112,6 +112,51 @@ testing.describe("localfs_file", function()
     equal(missing.state, nil)
   end)
 
+  test("imports a file by its identity, as an import block gives it", function()
+    local provider, root = localfs()
+    write_file(root .. "/found.txt", "hello\n")
+    local file = provider:resource("localfs_file")
+    local imported = file:import { identity = { path = "found.txt" } }
+    testing.no_errors(imported)
+    equal(imported.state.id, "found.txt")
+    equal(imported.state.sha256, HELLO_SHA256)
+    equal(imported.identity, { path = "found.txt" })
+  end)
+
+  test("is listed by directory and glob, up to the limit", function()
+    local provider = localfs()
+    local file = provider:resource("localfs_file")
+    for _, path in ipairs({ "logs/a.txt", "logs/b.txt", "logs/notes.md", "logs/old/c.txt" }) do
+      testing.no_errors(file:create { path = path, content = "hello\n" })
+    end
+    local files = provider:list_resource("localfs_file")
+    local function paths(listed)
+      testing.no_errors(listed)
+      local found = {}
+      for _, event in ipairs(listed.events) do
+        found[#found + 1] = event.display_name
+      end
+      return found
+    end
+    equal(paths(files:list { config = { directory = "logs", pattern = "*.txt" } }),
+      { "logs/a.txt", "logs/b.txt" })
+    local all_txt = { directory = "logs", pattern = "*.txt", recursive = true }
+    equal(paths(files:list { config = all_txt }),
+      { "logs/a.txt", "logs/b.txt", "logs/old/c.txt" })
+    equal(paths(files:list { config = { directory = "logs" }, limit = 1 }), { "logs/a.txt" })
+    -- With include_resource each file is read as an import by its identity reads it.
+    local whole = files:list { config = { directory = "logs", pattern = "b*" },
+      include_resource = true }
+    testing.no_errors(whole)
+    equal(whole.events[1].identity, { path = "logs/b.txt" })
+    equal(whole.events[1].object.sha256, HELLO_SHA256)
+    -- A directory that is not there ends the listing with an error.
+    testing.has_error(files:list { config = { directory = "missing" } }, "does not exist")
+    -- Directories are listed by their own list resource.
+    local directories = provider:list_resource("localfs_directory")
+    equal(paths(directories:list { config = { directory = "logs" } }), { "logs/old" })
+  end)
+
   test("keeps a file it cannot delete in the state", function()
     local provider, root = localfs()
     local file = provider:resource("localfs_file")

@@ -67,6 +67,66 @@ test("the data source finds an object by a field", function()
   post:destroy(created)
 end)
 
+-- Three posts made through the resource, destroyed when the test ends.
+local function three_posts(provider)
+  local post = provider:resource("restapi_object")
+  local made = {}
+  testing.cleanup(function()
+    for _, object in ipairs(made) do
+      post:destroy(object)
+    end
+  end)
+  for _, title in ipairs({ "first", "second", "third" }) do
+    local created = post:create { path = "/posts", data = ('{"title": "%s"}'):format(title) }
+    testing.no_errors(created)
+    made[#made + 1] = created
+  end
+  return made
+end
+
+test("the list resource reads a collection page by page, up to the limit", function()
+  local provider = api()
+  local made = three_posts(provider)
+  local posts = provider:list_resource("restapi_object")
+  local listed = posts:list { limit = 2, config = { path = "/posts", display_field = "title",
+    query = { _page = "1", _limit = "2" } } }
+  testing.no_errors(listed)
+  equal(#listed.events, 2)
+  equal(listed.events[1].identity, { path = "/posts", id = made[1].state.id })
+  equal(listed.events[1].display_name, "first")
+  equal(listed.events[2].display_name, "second")
+  equal(listed.events[1].object, nil)
+  -- With include_resource each object is read as an import by its identity reads it.
+  local whole = posts:list { limit = 1, include_resource = true, config = { path = "/posts" } }
+  testing.no_errors(whole)
+  equal(whole.events[1].display_name, "/posts/" .. made[1].state.id)
+  equal(whole.events[1].object.api_data.title, "first")
+  -- An import block's identity finds the same object.
+  local imported = provider:resource("restapi_object"):import {
+    identity = whole.events[1].identity }
+  testing.no_errors(imported)
+  equal(imported.state.id, made[1].state.id)
+  -- The collection path is required.
+  testing.has_error(posts:list { config = {} }, 'The argument "path" is required', "path")
+end)
+
+test("the request action checks its plan and reports the status as progress", function()
+  local request = api():action("restapi_request")
+  local invoked = request:invoke { method = "GET", path = "/posts" }
+  testing.no_errors(invoked)
+  equal(invoked.progress, { "GET /posts", "GET /posts: status 200" })
+  -- A body on a GET is refused at plan time, and nothing is sent.
+  testing.has_error(request:plan { method = "GET", path = "/posts", data = "{}" },
+    "a GET request sends no body")
+  local refused = request:invoke { method = "GET", path = "/posts", data = "{}" }
+  equal(refused.progress, {})
+  -- A status other than the expected one fails the invoke, after its first progress message.
+  local missing = request:invoke { method = "GET", path = "/no-such-collection" }
+  testing.has_error(missing, "GET /no-such-collection: status 404")
+  equal(missing.progress, { "GET /no-such-collection" })
+  testing.has_error(request:plan { path = "posts" }, "must start with /", "path")
+end)
+
 testing.acceptance("restapi_object lifecycle", function()
   local function config(title)
     return ([[
@@ -95,6 +155,60 @@ resource "restapi_object" "post" {
           return "/posts/" .. state.resources["restapi_object.post"].id
         end,
         verify = true,
+      },
+    },
+  }
+end)
+
+-- Terraform 1.14 onwards (skipped with other CLIs): `terraform query` finds the object, and
+-- `terraform apply -invoke` sends a request.
+testing.acceptance("restapi_object found by a query, and a request invoked", function()
+  local post = ([[
+provider "restapi" {
+  uri = %s
+}
+
+resource "restapi_object" "post" {
+  path = "/posts"
+  data = jsonencode({ title = "listed" })
+}
+]]):format(testing.hcl_string(uri))
+  return {
+    needs = { "query", "invoke" },
+    steps = {
+      { config = post },
+      {
+        query = [[
+list "restapi_object" "posts" {
+  provider         = restapi
+  include_resource = true
+  config {
+    path          = "/posts"
+    display_field = "title"
+  }
+}
+]],
+        check = function(results)
+          local found = results["list.restapi_object.posts"]
+          equal(#found, 1)
+          equal(found[1].display_name, "listed")
+          equal(found[1].object.api_data.title, "listed")
+        end,
+      },
+      {
+        invoke = "action.restapi_request.count",
+        config = post .. [[
+
+action "restapi_request" "count" {
+  config {
+    method = "GET"
+    path   = "/posts"
+  }
+}
+]],
+        check = function(progress)
+          equal(progress, { "GET /posts", "GET /posts: status 200" })
+        end,
       },
     },
   }
