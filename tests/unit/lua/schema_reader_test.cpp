@@ -40,7 +40,7 @@ return tf.resource {
   description = tf.markdown "A **server**",
   schema = {
     name = tf.string { required = true, force_new = true, description = "Its name" },
-    size = tf.number { optional = true, default = 2, description = tf.markdown "In `GB`" },
+    size = tf.number { optional = true, default = 2, description = tf.markdown "In " .. "`GB`" },
     ratio = tf.number { optional = true, default = 0.5 },
     on = tf.bool { optional = true, computed = true },
     ip = tf.string { computed = true, sensitive = true },
@@ -67,7 +67,10 @@ return tf.resource {
   CHECK(name.force_new);
   CHECK(name.description == "Its name");
   CHECK_FALSE(name.description_markdown);
+  // Lua reads tf.markdown "In " .. "`GB`" as (tf.markdown "In ") .. "`GB`": still markdown.
   CHECK(attr(s, "size").description == "In `GB`");
+  CHECK(attr(s, "size").description_markdown);
+  CHECK(attr(s, "size").declared_at == "resource_server.lua:7");
   CHECK(attr(s, "size").description_markdown);
   CHECK(attr(s, "size").default_value == engine::Value::number(2));
   CHECK(attr(s, "ratio").default_value == engine::Value::number(*engine::Number::parse("0.5")));

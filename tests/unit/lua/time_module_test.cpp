@@ -12,8 +12,11 @@ using namespace luaform::lua::testing;
 using luaform::engine::Operation;
 
 TEST_CASE("durations read as seconds and print the way Terraform prints them") {
-  CHECK(evaluate("tf.time.seconds('1h30m')") == "5400.0");
+  // A whole number of seconds is an integer, as the types say.
+  CHECK(evaluate("tf.time.seconds('1h30m')") == "5400");
+  CHECK(evaluate("math.type(tf.time.seconds('1h30m'))") == "integer");
   CHECK(evaluate("tf.time.seconds(2.5)") == "2.5");
+  CHECK(evaluate("tf.time.seconds('1.5s')") == "1.5");
   CHECK(evaluate("tf.time.seconds('soon')").find("\"soon\" is not a duration") !=
         std::string::npos);
   CHECK(evaluate("tf.time.seconds(-1)").find("must not be negative") != std::string::npos);
