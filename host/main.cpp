@@ -3,11 +3,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -101,7 +101,7 @@ void print_diagnostics(const luaform::engine::Diagnostics& diags, std::ostream& 
 int check(const luaform::lua::ScriptSet& scripts) {
   auto service =
       std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
-  auto diags = service->get_provider_schema().diagnostics;
+  const auto& diags = service->load_problems();
   print_scripts(scripts, std::cout);
   print_diagnostics(diags, std::cout);
   // A script left out is a warning for the CLI (the rest serves) and a failure here.
@@ -117,8 +117,8 @@ int with_served_schema(const luaform::lua::ScriptSet& scripts, Use&& use) {
   const auto logic = luaform::lua::load_provider(scripts);
   auto service = std::make_shared<luaform::engine::ProviderService>(logic);
   auto response = service->get_provider_schema();
-  print_diagnostics(response.diagnostics, std::cerr);
-  if (!response.diagnostics.empty() || response.schema == nullptr) return 1;
+  print_diagnostics(service->load_problems(), std::cerr);
+  if (!service->load_problems().empty() || response.schema == nullptr) return 1;
   return use(*response.schema);
 }
 
@@ -221,15 +221,15 @@ int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
         // The CLI starts a provider process per graph walk and shows the warnings of each
         // one's ValidateProviderConfig: a script left out is told once per CLI command (in
         // --debug mode one process serves every command, and tells each).
-        const auto& diags = loaded->get_provider_schema().diagnostics;
+        const auto& diags = loaded->load_problems();
         if (!debug && !diags.empty()) {
           std::string said = located.directory.string();
           for (const auto& d : diags.items()) said += "\n" + d.summary + "\n" + d.detail;
           char hash[32];
           std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(said));
-          if (!luaform::platform::first_in_command(std::string("warned-") + hash)) {
-            loaded->quiet_load_warnings();
-          }
+          loaded->tell_load_warnings_once([claim = std::string("warned-") + hash] {
+            return luaform::platform::first_in_command(claim);
+          });
         }
         return loaded;
       },

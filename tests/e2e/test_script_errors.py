@@ -166,8 +166,7 @@ resource "partial_good" "it" {
             "cannot have requires_replace_if") in shown, shown
 
     # A configuration that uses the broken type fails. With arguments the CLI refuses them
-    # itself (the stand-in has none) before asking the provider; OpenTofu shows the warning
-    # with the script and line beside that error, HashiCorp Terraform only its own error.
+    # itself (the stand-in has none) before asking the provider, with its own error.
     tofu.write(required_providers("partial") + """
 resource "partial_typo" "it" {
   name = "broken"
@@ -176,8 +175,14 @@ resource "partial_typo" "it" {
     result = tofu.run("plan", "-input=false", ok=(1,))
     output = squash(result.stdout + result.stderr)
     assert "Error: Unsupported argument" in output, output
-    if "terraform" not in tofu.binary.name:
-        assert f"resource_typo.lua:{line}:" in output, output
+    # Without arguments the provider is asked, and says why, with the script's line.
+    tofu.write(required_providers("partial") + """
+resource "partial_typo" "it" {}
+""")
+    result = tofu.run("plan", "-input=false", ok=(1,))
+    output = squash(result.stdout + result.stderr)
+    assert "Cannot use partial_typo: its script does not load" in output, output
+    assert f"resource_typo.lua:{line}:" in output, output
 
 
 def test_the_summary_is_the_scripts_message_and_the_detail_says_where(make_tofu, test_provider):

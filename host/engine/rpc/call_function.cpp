@@ -28,7 +28,7 @@ bool fits(const Value& result, const Type& returns) {
 GetFunctionsResponse ProviderService::get_functions() const {
   GetFunctionsResponse resp;
   resp.functions = &schema_.functions;
-  resp.diagnostics.append(schema_diagnostics_);
+  resp.diagnostics.append(reported_load_problems(false));
   return resp;
 }
 

@@ -62,7 +62,7 @@ GetMetadataResponse ProviderService::get_metadata() const {
   for (const auto& [name, _] : schema_.functions) resp.functions.push_back(name);
   for (const auto& [name, _] : schema_.list_resources) resp.list_resources.push_back(name);
   for (const auto& [name, _] : schema_.actions) resp.actions.push_back(name);
-  resp.diagnostics.append(schema_diagnostics_);
+  resp.diagnostics.append(reported_load_problems(false));
   return resp;
 }
 
@@ -70,7 +70,7 @@ GetProviderSchemaResponse ProviderService::get_provider_schema() const {
   GetProviderSchemaResponse resp;
   resp.capabilities = capabilities_;
   resp.schema = &schema_;
-  resp.diagnostics.append(schema_diagnostics_);
+  resp.diagnostics.append(reported_load_problems(false));
   return resp;
 }
 
@@ -99,11 +99,23 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
   });
 }
 
-Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req) const {
+Diagnostics ProviderService::reported_load_problems(bool validate) const {
+  bool with_warnings = true;
+  if (warnings_claim_) {
+    with_warnings = validate;
+    if (with_warnings) {
+      std::call_once(warnings_claimed_, [this] { tells_warnings_ = warnings_claim_(); });
+    }
+  }
   Diagnostics diags;
   for (const Diagnostic& d : schema_diagnostics_.items()) {
-    if (!quiet_load_warnings_ || d.severity == Severity::Error) diags.add(d);
+    if (d.severity == Severity::Error || (with_warnings && tells_warnings_)) diags.add(d);
   }
+  return diags;
+}
+
+Diagnostics ProviderService::validate_provider_config(const ValidateRequest& req) const {
+  Diagnostics diags = reported_load_problems(true);
   diags.append(validate(SchemaOwner::Provider, "", schema_.provider, req.config));
   return diags;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,10 +51,16 @@ class ProviderService {
   GetFunctionsResponse get_functions() const;
   CallFunctionResponse call_function(const CallFunctionRequest& req) const;
   void stop_provider();
-  // From now on ValidateProviderConfig gives the load problems' errors only, not their
-  // warnings: another provider process of the same CLI command has shown those (the CLI starts
-  // one per graph walk, and shows each one's).
-  void quiet_load_warnings() { quiet_load_warnings_ = true; }
+  // The problems found loading the logic and checking its schema, warnings included: what
+  // --check prints.
+  const Diagnostics& load_problems() const { return schema_diagnostics_; }
+  // Warnings among them (a script left out) are told to the CLI once per CLI command, which
+  // starts a provider process per graph walk and shows each one's (OpenTofu also shows a
+  // GetProviderSchema's again each time it reads its cached schema): they go with
+  // ValidateProviderConfig alone, in the process whose `claim` (asked once, at the first) says
+  // it is the first of the command to tell them; every other RPC gives errors only. Without a
+  // claim every RPC tells them.
+  void tell_load_warnings_once(std::function<bool()> claim) { warnings_claim_ = std::move(claim); }
 
  private:
   Diagnostics validate(SchemaOwner owner, const std::string& type_name, const Schema& schema,
@@ -64,7 +71,11 @@ class ProviderService {
                              const std::string& kind, const ValidateRequest& req) const;
 
   std::shared_ptr<ProviderLogic> logic_;
-  bool quiet_load_warnings_ = false;
+  std::function<bool()> warnings_claim_;
+  mutable std::once_flag warnings_claimed_;
+  mutable bool tells_warnings_ = true;
+  // The load problems an RPC reports: the errors, and the warnings where they are told.
+  Diagnostics reported_load_problems(bool validate) const;
   // The logic's schema as the CLI sees it (see schema_rules.h).
   ProviderSchema schema_;
   // Problems loading the logic or in its declared schema; every RPC that needs the schema

@@ -12,7 +12,7 @@ namespace luaform::engine {
 
 GetIdentitySchemasResponse ProviderService::get_resource_identity_schemas() const {
   GetIdentitySchemasResponse resp;
-  resp.diagnostics.append(schema_diagnostics_);
+  resp.diagnostics.append(reported_load_problems(false));
   for (const auto& [name, schema] : schema_.resources) {
     if (schema.identity) resp.identities.emplace(name, &*schema.identity);
   }

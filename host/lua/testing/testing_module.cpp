@@ -169,7 +169,7 @@ int provider(lua_State* L) {
   const ScriptSet& scripts = scripts_of(L);
   auto service = std::make_shared<engine::ProviderService>(load_provider(scripts));
   auto schema = service->get_provider_schema();
-  engine::Diagnostics diags = schema.diagnostics;
+  engine::Diagnostics diags = service->load_problems();
   if (diags.has_errors() || schema.schema == nullptr) {
     lua_pushnil(L);
     push_diagnostics(L, diags);

@@ -33,9 +33,9 @@ TEST_CASE("a definition the schema's rules refuse is left out at its line; the o
   logic->declared.resources["test_file"] = file_schema();
   ProviderService service(logic);
   const GetProviderSchemaResponse schema = service.get_provider_schema();
-  CHECK_FALSE(schema.diagnostics.has_errors());
-  REQUIRE(schema.diagnostics.items().size() == 1);
-  const Diagnostic& warning = schema.diagnostics.items()[0];
+  CHECK(schema.diagnostics.items().size() == 1);  // told with every RPC, until a claim is set
+  REQUIRE(service.load_problems().items().size() == 1);
+  const Diagnostic& warning = service.load_problems().items()[0];
   CHECK(warning.severity == Severity::Warning);
   CHECK(warning.summary == "Cannot use resource test_pool: it is left out");
   CHECK(warning.detail.starts_with(
@@ -52,6 +52,23 @@ TEST_CASE("a definition the schema's rules refuse is left out at its line; the o
   REQUIRE(refused.has_errors());
   CHECK(refused.items()[0].summary == "Cannot use test_pool: its script does not load");
   CHECK(refused.items()[0].detail.starts_with("resource_pool.lua:12: "));
+  // Once per CLI command: with ValidateProviderConfig alone, in the process whose claim
+  // succeeds, asked once; the other RPCs give errors only.
+  int claims = 0;
+  service.tell_load_warnings_once([&] {
+    ++claims;
+    return false;
+  });
+  const Type provider = schema.schema->provider.block.implied_type();
+  CHECK(service.validate_provider_config({"", Value::null(provider)}).empty());
+  CHECK(service.validate_provider_config({"", Value::null(provider)}).empty());
+  CHECK(claims == 1);
+  CHECK(service.get_provider_schema().diagnostics.empty());
+  ProviderService first(logic);
+  first.tell_load_warnings_once([] { return true; });
+  CHECK(first.validate_provider_config({"", Value::null(provider)}).items().size() == 1);
+  CHECK(first.get_provider_schema().diagnostics.empty());
+
   const Type file = schema.schema->resources.at("test_file").block.implied_type();
   CHECK_FALSE(service.validate_resource_config({"test_file", Value::null(file)}).has_errors());
 }

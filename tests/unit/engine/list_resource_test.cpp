@@ -439,7 +439,7 @@ TEST_CASE("a list resource of a resource without identity, or of no resource, is
   logic->declared.list_resources["test_plain"] = ListFixture::filters();
   logic->declared.list_resources["test_missing"] = ListFixture::filters();
   ProviderService service(logic);
-  const Diagnostics diags = service.get_provider_schema().diagnostics;
+  const Diagnostics diags = service.load_problems();
   const std::string text = text_of(diags);
   CHECK_FALSE(diags.has_errors());
   CHECK(text.find("Cannot use list resource test_plain: it is left out") != std::string::npos);

@@ -260,7 +260,7 @@ TEST_CASE("a plan function inside a set is refused at load") {
   logic->declared.resources["test_file"] = s;
   ProviderService service(logic);
   // Left out, not an error of the whole provider (see declared_schema_test).
-  const Diagnostics& diags = service.get_provider_schema().diagnostics;
+  const Diagnostics& diags = service.load_problems();
   REQUIRE(diags.items().size() == 1);
   CHECK(diags.items()[0].severity == Severity::Warning);
   CHECK(diags.items()[0].detail.starts_with(

@@ -322,7 +322,7 @@ TEST_CASE("identity declarations are checked like schemas") {
   logic->declared.resources["test_file"] = schema;
   ProviderService service(logic);
   // The resource is left out, with both problems; the provider's other types would serve.
-  const Diagnostics diags = service.get_resource_identity_schemas().diagnostics;
+  const Diagnostics diags = service.load_problems();
   REQUIRE(diags.items().size() == 1);
   CHECK(diags.items()[0].severity == Severity::Warning);
   CHECK(diags.items()[0].summary == "Cannot use resource test_file: it is left out");

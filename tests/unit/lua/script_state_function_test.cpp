@@ -176,7 +176,7 @@ TEST_CASE("tf.dynamic inside a collection is refused when the provider is served
   dir.write("function_oops.lua", R"(local tf = require("luaform")
 return tf.func { returns = tf.list(tf.dynamic), run = function() end })");
   engine::ProviderService service(dir.load());
-  const std::string text = all_text(service.get_provider_schema().diagnostics);
+  const std::string text = all_text(service.load_problems());
   CHECK_MESSAGE(text.find("function oops: the return type has a type with tf.dynamic inside it") !=
                     std::string::npos,
                 text);
