@@ -136,7 +136,7 @@ Value keep_in_nested(const NestedBlock& nested, const Value& earlier, const Valu
 // A set attribute with an element normaliser: its elements pair by normal form.
 Value keep_set_attribute(const Value& earlier, const Value& later, const Equivalence& equivalence,
                          const AttributePath& path) {
-  const Value kept =
+  Value kept =
       pair_elements(earlier, later, path, equivalence.normal_forms,
                     [](const Value& e, const Value& l) { return e.is_wholly_known() ? e : l; });
   if (equivalence.keeping == Keeping::WholeAttributes && kept != earlier) return later;
