@@ -20,7 +20,8 @@ local ATTRIBUTE_ADDRESS_LISTS = { "conflicts_with", "required_with", "exactly_on
   "at_least_one_of" }
 -- Every option an attribute may have, made once: it is checked against each attribute.
 local ATTRIBUTE_OPTIONS = { default = true, validate = true, diff_suppress = true,
-  state_func = true, description = true, requires_replace_if = true, refine = true, plan = true }
+  state_func = true, element_state_func = true, description = true, requires_replace_if = true,
+  refine = true, plan = true }
 for _, names in ipairs({ ATTRIBUTE_FLAGS, ATTRIBUTE_TEXTS, ATTRIBUTE_ADDRESS_LISTS }) do
   for _, name in ipairs(names) do
     ATTRIBUTE_OPTIONS[name] = true
@@ -193,7 +194,8 @@ function M.attribute_problem(t, options)
   if problem then
     return problem
   end
-  for _, option in ipairs({ "diff_suppress", "state_func", "requires_replace_if", "plan" }) do
+  for _, option in ipairs({ "diff_suppress", "state_func", "element_state_func",
+    "requires_replace_if", "plan" }) do
     if options[option] ~= nil and type(options[option]) ~= "function" then
       return string.format("%s: %s must be a function, got %s", what, option,
         type(options[option]))

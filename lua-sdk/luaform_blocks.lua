@@ -49,6 +49,7 @@ end
 local BLOCK_OPTIONS = {
   schema = "table", deprecated = "string", required = "boolean",
   optional = "boolean", force_new = "boolean", min_items = "number", max_items = "number",
+  element_state_func = "function",
 }
 
 -- The message for the first problem of a table of options whose fields have the Lua types
@@ -125,6 +126,7 @@ M.single_block = block("single")
 local NESTED_ATTRIBUTE_OPTIONS = {
   schema = "table", deprecated = "string", required = "boolean", optional = "boolean",
   computed = "boolean", sensitive = "boolean", force_new = "boolean",
+  element_state_func = "function",
 }
 
 -- The message for the first problem of a nested attribute's options, or nil.

@@ -69,7 +69,7 @@
 
 --- The options of an attribute: `tf.string { required = true, ... }`. Set exactly one of
 --- `required`, `optional` and `computed` (`optional` and `computed` may go together).
----@class (exact) luaform.AttributeOptions : { required?: any, optional?: any, computed?: any, force_new?: any, requires_replace_if?: any, plan?: any, refine?: any, changes_on_update?: any, use_state_for_unknown?: any, sensitive?: any, write_only?: any, default?: any, description?: any, deprecated?: any, removed?: any, validate?: any, diff_suppress?: any, state_func?: any, conflicts_with?: any, required_with?: any, exactly_one_of?: any, at_least_one_of?: any, required_for_import?: any, optional_for_import?: any, [string]: nil }
+---@class (exact) luaform.AttributeOptions : { required?: any, optional?: any, computed?: any, force_new?: any, requires_replace_if?: any, plan?: any, refine?: any, changes_on_update?: any, use_state_for_unknown?: any, sensitive?: any, write_only?: any, default?: any, description?: any, deprecated?: any, removed?: any, validate?: any, diff_suppress?: any, state_func?: any, element_state_func?: any, conflicts_with?: any, required_with?: any, exactly_one_of?: any, at_least_one_of?: any, required_for_import?: any, optional_for_import?: any, [string]: nil }
 ---@field required? boolean the configuration must set it
 ---@field optional? boolean the configuration may set it
 ---@field computed? boolean the provider sets it (with `optional`: when the configuration does not)
@@ -88,6 +88,7 @@
 ---@field validate? luaform.Validator|luaform.Validator[] checks of each known value (see `tf.v`)
 ---@field diff_suppress? luaform.Suppressor counts two spellings as one value (see `tf.suppress`)
 ---@field state_func? fun(value: any): any the normal form of a value; equal forms are the same value
+---@field element_state_func? fun(element: any): string|number|boolean (`tf.set(T)`) the normal form of an element; equal forms are the same element
 ---@field conflicts_with? string[] addresses that must not be set together with this one
 ---@field required_with? string[] addresses that must be set when this one is
 ---@field exactly_one_of? string[] a group of which exactly one is set
@@ -101,13 +102,14 @@
 ---@field type luaform.Type
 
 --- The options of `tf.list_block`, `tf.set_block` and `tf.single_block`.
----@class (exact) luaform.BlockOptions : { schema?: any, required?: any, optional?: any, force_new?: any, min_items?: any, max_items?: any, description?: any, deprecated?: any, [string]: nil }
+---@class (exact) luaform.BlockOptions : { schema?: any, required?: any, optional?: any, force_new?: any, min_items?: any, max_items?: any, element_state_func?: any, description?: any, deprecated?: any, [string]: nil }
 ---@field schema luaform.Schema the block's attributes and blocks
 ---@field required? boolean at least one block (a single block: the block must be there)
 ---@field optional? boolean the block may be left out (the default)
 ---@field force_new? boolean any change inside replaces the resource
 ---@field min_items? integer fewest blocks (list and set blocks)
 ---@field max_items? integer most blocks (list and set blocks)
+---@field element_state_func? fun(element: table): string|number|boolean (`tf.set_block`) the normal form of an element; equal forms are the same element
 ---@field description? luaform.Description documentation
 ---@field deprecated? string still works; using it warns with this message
 
@@ -118,13 +120,14 @@
 
 --- The options of `tf.single_nested`, `tf.list_nested`, `tf.set_nested` and `tf.map_nested`
 --- (protocol 6). Set one of `required`, `optional` and `computed`.
----@class (exact) luaform.NestedOptions : { schema?: any, required?: any, optional?: any, computed?: any, sensitive?: any, force_new?: any, description?: any, deprecated?: any, [string]: nil }
+---@class (exact) luaform.NestedOptions : { schema?: any, required?: any, optional?: any, computed?: any, sensitive?: any, force_new?: any, element_state_func?: any, description?: any, deprecated?: any, [string]: nil }
 ---@field schema table<string, luaform.Attribute|luaform.NestedAttribute> attributes only, no blocks
 ---@field required? boolean the configuration must set it
 ---@field optional? boolean the configuration may set it
 ---@field computed? boolean the provider sets it (with `optional`: when the configuration does not)
 ---@field sensitive? boolean hidden in plans, logs and diagnostics
 ---@field force_new? boolean a change replaces the resource
+---@field element_state_func? fun(element: table): string|number|boolean (`tf.set_nested`) the normal form of an element; equal forms are the same element
 ---@field description? luaform.Description documentation
 ---@field deprecated? string still works; using it warns with this message
 
@@ -285,7 +288,7 @@ function ResourceData:renew_in(seconds) end
 
 --- The time limits of the calls without timeouts of their own: durations such as "30s".
 ---@class (exact) luaform.HookTimeouts : { check?: any, plan?: any, hook?: any, [string]: nil }
----@field check? string validators, diff_suppress, state_func, provider-defined functions (10s)
+---@field check? string validators, diff_suppress, state_func, element_state_func, provider-defined functions (10s)
 ---@field plan? string plan functions, requires_replace_if, customize_diff, plan_destroy, an action's plan (1m)
 ---@field hook? string configure, import, upgrades, move_state, ephemeral open/renew/close (5m)
 

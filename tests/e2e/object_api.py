@@ -13,7 +13,9 @@ faults a test arms on purpose (error statuses with or without Retry-After, slow 
 With `token` set every request needs `Authorization: Bearer TOKEN` (401 otherwise, quoting the
 Authorization header it got, as careless APIs do). With
 `on_create` set, a new object also gets the fields it returns (what a real API assigns: an
-address, a creation time, defaults for fields the body leaves out or empty).
+address, a creation time, defaults for fields the body leaves out or empty). With `normalise`
+set, every object it stores (created, replaced or changed) is first what that returns: the
+API's own spelling of what it was sent (names lower-cased, say).
 """
 from __future__ import annotations
 
@@ -62,6 +64,11 @@ class ObjectApi:
     next_id: int = 1
     lock: threading.Lock = field(default_factory=threading.Lock)
     on_create: Callable[[dict], dict] | None = None
+    normalise: Callable[[dict], dict] | None = None
+
+    def stored(self, obj: dict) -> dict:
+        """`obj` as the API stores it."""
+        return obj if self.normalise is None else self.normalise(obj)
 
     def fail(self, method: str, status: int, count: int = 1, *, retry_after: str | None = None,
              body: str | bytes = '{"error": "injected"}', delay: float = 0.0,
@@ -171,6 +178,7 @@ def handler_for(api: ObjectApi):
                     if api.on_create is not None:
                         obj.update(api.on_create(obj))
                     api.next_id += 1
+                    obj = api.stored(obj)
                     api.objects[obj["id"]] = obj
                 self.answer(201, obj)
             elif self.command == "GET":
@@ -200,11 +208,12 @@ def handler_for(api: ObjectApi):
                 elif self.command == "GET":
                     status, payload = 200, obj
                 elif self.command == "PUT":
-                    obj = dict(json.loads(body), id=ident, revision=obj["revision"] + 1)
+                    obj = api.stored(dict(json.loads(body), id=ident,
+                                          revision=obj["revision"] + 1))
                     api.objects[ident] = obj
                     status, payload = 200, obj
                 elif self.command == "PATCH":
-                    obj = dict(obj, **json.loads(body), revision=obj["revision"] + 1)
+                    obj = api.stored(dict(obj, **json.loads(body), revision=obj["revision"] + 1))
                     api.objects[ident] = obj
                     status, payload = 200, obj
                 elif self.command == "DELETE":

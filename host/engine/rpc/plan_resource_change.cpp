@@ -55,7 +55,8 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     Value planned = with_defaults(schema->block, proposed, config);
     if (!prior.is_null()) {
       // A configured value the resource counts as the same as the stored one is no change.
-      planned = detail::keep_same_values(session, req.type_name, *schema, prior, planned, diags);
+      planned = detail::keep_same_values(session, req.type_name, *schema, prior, planned, diags,
+                                         Keeping::WholeAttributes);
       // requires_replace_if: the logic's verdict on each changed attribute that has one.
       const ReplaceCheck ask = [&](const AttributePath& path, const Value& before,
                                    const Value& after) {

@@ -119,6 +119,13 @@ class LogicSession {
   // them as different and explains why in `diags`.
   virtual bool same_value(const std::string& resource_type, const AttributePath& path,
                           const Value& earlier, const Value& later, Diagnostics& diags) = 0;
+  // The normal forms the resource's element normaliser of the set at `path` (an attribute or
+  // nested object with has_element_normaliser) gives each of `elements`, in order: elements
+  // with equal normal forms are the same element. nullopt when it fails, explained in `diags`.
+  virtual std::optional<Value::List> normal_forms(const std::string& resource_type,
+                                                  const AttributePath& path,
+                                                  const Value::List& elements,
+                                                  Diagnostics& diags) = 0;
   // The resource's requires_replace_if for the attribute at `path` (one with
   // has_requires_replace_if): true when changing it from `prior` to `planned` (either may hold
   // unknown values) replaces the object. A failing check explains why in `diags`.

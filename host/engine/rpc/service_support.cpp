@@ -16,12 +16,17 @@ const Schema* find_schema(const std::map<std::string, Schema>& schemas, const st
 }
 
 Value keep_same_values(Session& session, const std::string& type_name, const Schema& schema,
-                       const Value& earlier, const Value& later, Diagnostics& diags) {
+                       const Value& earlier, const Value& later, Diagnostics& diags,
+                       Keeping keeping) {
   if (!has_equivalence(schema.block)) return later;
-  return keep_equivalent(schema.block, earlier, later,
-                         [&](const AttributePath& path, const Value& a, const Value& b) {
-                           return session.same_value(type_name, path, a, b, diags);
-                         });
+  const Equivalence equivalence{[&](const AttributePath& path, const Value& a, const Value& b) {
+                                  return session.same_value(type_name, path, a, b, diags);
+                                },
+                                [&](const AttributePath& path, const Value::List& elements) {
+                                  return session.normal_forms(type_name, path, elements, diags);
+                                },
+                                keeping};
+  return keep_equivalent(schema.block, earlier, later, equivalence);
 }
 
 bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,

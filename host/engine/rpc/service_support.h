@@ -8,6 +8,7 @@
 
 #include "host/engine/rpc/provider_service.h"
 #include "host/engine/rpc/session.h"
+#include "host/engine/rules/equivalence.h"
 #include "host/engine/rules/secret_scope.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
@@ -40,8 +41,10 @@ Response in_session(ProviderLogic& logic,
 bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,
                          ResourceData& d, Diagnostics& diags);
 
-// keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same.
+// keep_equivalent with the resource's own diff_suppress / state_func deciding what is the same,
+// and its element normalisers pairing the elements of sets.
 Value keep_same_values(Session& session, const std::string& type_name, const Schema& schema,
-                       const Value& earlier, const Value& later, Diagnostics& diags);
+                       const Value& earlier, const Value& later, Diagnostics& diags,
+                       Keeping keeping = Keeping::ByElement);
 
 }  // namespace luaform::engine::detail

@@ -47,6 +47,18 @@ bool Session::same_value(const std::string& resource_type, const AttributePath& 
                  });
 }
 
+std::optional<Value::List> Session::normal_forms(const std::string& resource_type,
+                                                 const AttributePath& path,
+                                                 const Value::List& elements, Diagnostics& diags) {
+  return guarded(
+      [&] { return hooks_->normal_forms(resource_type, path, elements, diags); },
+      [&](const std::string& why) -> std::optional<Value::List> {
+        diags.error(resource_type + ": the normal forms of \"" + path_to_string(path) + "\" failed",
+                    why, path);
+        return std::nullopt;
+      });
+}
+
 bool Session::requires_replace(const std::string& resource_type, const AttributePath& path,
                                const Value& prior, const Value& planned, Diagnostics& diags) {
   return guarded(

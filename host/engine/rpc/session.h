@@ -30,6 +30,9 @@ class Session {
                              const AttributePath& path, const Value& value);
   bool same_value(const std::string& resource_type, const AttributePath& path, const Value& earlier,
                   const Value& later, Diagnostics& diags);
+  std::optional<Value::List> normal_forms(const std::string& resource_type,
+                                          const AttributePath& path, const Value::List& elements,
+                                          Diagnostics& diags);
   bool requires_replace(const std::string& resource_type, const AttributePath& path,
                         const Value& prior, const Value& planned, Diagnostics& diags);
   std::optional<Value> plan_attribute(const std::string& resource_type, const Attribute& attribute,

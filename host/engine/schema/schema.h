@@ -69,6 +69,9 @@ struct Attribute {
   // The logic says when two spellings are the same value (diff_suppress, state_func):
   // ProviderLogic::same_value, applied by keep_equivalent.
   bool has_equivalence = false;
+  // A set whose elements the logic puts in a normal form (element_state_func):
+  // ProviderLogic::normal_forms, by which keep_equivalent pairs the elements of two sets.
+  bool has_element_normaliser = false;
   bool duration = false;  // a string that must read as a duration ("10m")
   // Dotted addresses from the top of the configuration ("name", "disk.0.size"): attributes that
   // must not be set with this one, must be set with it, or of which exactly one / at least one
@@ -115,6 +118,9 @@ struct NestedBlock {
   // Settings of the operations rather than of the object (the `timeouts` block): a change to
   // them never replaces the resource and needs no update function.
   bool operational = false;
+  // A set of objects whose elements the logic puts in a normal form, as
+  // Attribute::has_element_normaliser.
+  bool has_element_normaliser = false;
 
   Type implied_type() const;
 };

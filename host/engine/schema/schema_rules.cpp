@@ -164,6 +164,23 @@ void check_refinement(const Attribute& attr, const std::string& what, const Attr
   if (!problem.empty()) diags.error(what + ": refine: " + problem, {}, path);
 }
 
+// An element normaliser pairs the elements of a set, as a whole: it needs a set, and one that is
+// not itself inside a set (whose elements pair only as the outer set's do).
+void check_element_normaliser(bool is_set, BlockPlace place, const std::string& what,
+                              const AttributePath& path, Diagnostics& diags) {
+  if (!is_set) {
+    diags.error(what + " is not a set, so an element normaliser has nothing to pair",
+                "Lists pair their elements by index and maps by key; give the value a normal "
+                "form as a whole instead.",
+                path);
+  } else if (place == BlockPlace::ResourceInSet) {
+    diags.error(what + " cannot have an element normaliser",
+                "It is inside a set of blocks, whose elements pair only as a whole; give the "
+                "outer set an element normaliser instead.",
+                path);
+  }
+}
+
 }  // namespace
 
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
@@ -210,6 +227,9 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
                       written_as(Hint::ForceNew) + ".",
                   path);
     }
+    if (attr.has_element_normaliser || (attr.nested && attr.nested->has_element_normaliser)) {
+      check_element_normaliser(attr.type.kind() == TypeKind::Set, place, what, path, diags);
+    }
     if (!attr.refine.empty()) check_refinement(attr, what, path, diags);
     if (attr.use_state_for_unknown && !attr.computed) {
       diags.error(what + " is not computed, so use_state_for_unknown has nothing to keep", {},
@@ -248,6 +268,12 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
     if (block.find_attribute(nested.type_name)) {
       diags.error(declared_place(nested.declared_at) + where + ": block \"" + nested.type_name +
                   "\" has the name of an attribute");
+    }
+    if (nested.has_element_normaliser) {
+      check_element_normaliser(
+          nested.nesting == NestingMode::Set, place,
+          declared_place(nested.declared_at) + where + ": block \"" + nested.type_name + "\"",
+          {AttributeName{nested.type_name}}, diags);
     }
     validate_block(nested.block, where + "." + nested.type_name, diags, inner(nested.nesting));
   }

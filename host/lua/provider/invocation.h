@@ -42,8 +42,8 @@ std::string prefixed(const std::string& display, const std::string& message);
 // its own in provider.lua (tf.provider { hook_timeouts = { check = "30s" } }), documented in
 // lua-sdk/README.md, "Time limits".
 struct HookLimits {
-  // validate, diff_suppress, state_func and provider-defined functions: checks of values that
-  // need no API.
+  // validate, diff_suppress, state_func, element_state_func and provider-defined functions:
+  // checks of values that need no API.
   engine::Duration check = std::chrono::seconds(10);
   // plan functions, requires_replace_if, customize_diff, plan_destroy and an action's plan:
   // plan-time hooks, which may ask the API.

@@ -141,6 +141,13 @@ class LuaSession : public engine::LogicSession {
     return state().same_value(type_name, path, earlier, later, diags);
   }
 
+  std::optional<engine::Value::List> normal_forms(const std::string& type_name,
+                                                  const engine::AttributePath& path,
+                                                  const engine::Value::List& elements,
+                                                  Diagnostics& diags) override {
+    return state().normal_forms(type_name, path, elements, diags);
+  }
+
   std::optional<engine::Value> plan_attribute(const std::string& type_name,
                                               const engine::Attribute& attribute,
                                               const engine::PlanContext& at,

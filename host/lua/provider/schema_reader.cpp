@@ -263,7 +263,8 @@ Attribute read_attribute(lua_State* L, int index, const std::string& name) {
   lua_pop(L, 2);
   a.has_equivalence = lua_getfield(L, index, "diff_suppress") == LUA_TFUNCTION;
   a.has_equivalence = lua_getfield(L, index, "state_func") == LUA_TFUNCTION || a.has_equivalence;
-  lua_pop(L, 2);
+  a.has_element_normaliser = lua_getfield(L, index, "element_state_func") == LUA_TFUNCTION;
+  lua_pop(L, 3);
   a.conflicts_with = addresses(L, index, "conflicts_with", name);
   a.required_with = addresses(L, index, "required_with", name);
   a.exactly_one_of = addresses(L, index, "exactly_one_of", name);
@@ -332,6 +333,13 @@ int64_t count(lua_State* L, int index, const char* field, const std::string& nam
   return value;
 }
 
+// A set block's or set nested attribute's element_state_func.
+bool normalises_elements(lua_State* L, int index) {
+  const bool found = lua_getfield(L, index, "element_state_func") == LUA_TFUNCTION;
+  lua_pop(L, 1);
+  return found;
+}
+
 engine::NestingMode nesting_mode(lua_State* L, int index, const std::string& name) {
   const std::string nesting = text(L, index, "nesting", name);
   if (nesting == "list") return engine::NestingMode::List;
@@ -360,6 +368,7 @@ engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string
     nested.max_items = 1;
   }
   nested.force_new = flag(L, index, "force_new");
+  nested.has_element_normaliser = normalises_elements(L, index);
   std::tie(nested.block.description, nested.block.description_markdown) =
       description(L, index, name);
   nested.block.deprecated = text(L, index, "deprecated", name);
@@ -383,6 +392,7 @@ Attribute read_nested_attribute(lua_State* L, int index, const std::string& name
   nested->type_name = short_name;
   nested->nesting = nesting_mode(L, index, name);
   nested->force_new = a.force_new;
+  nested->has_element_normaliser = normalises_elements(L, index);
   lua_getfield(L, index, "schema");
   if (!lua_istable(L, -1)) fail(name, "a nested attribute needs a schema table");
   read_block(L, lua_gettop(L), nested->block, name + ".", depth + 1);

@@ -1,5 +1,5 @@
 // ScriptState's hooks of one attribute, called while validating and planning: validate,
-// diff_suppress / state_func, plan functions and requires_replace_if.
+// diff_suppress / state_func, element_state_func, plan functions and requires_replace_if.
 #include <stdexcept>
 
 #include "host/lua/provider/script_state.h"
@@ -107,6 +107,70 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
                             definition->display, "the values count as different"},
                            path));
   return !failure && same;
+}
+
+std::optional<engine::Value::List> ScriptState::normal_forms(const std::string& type_name,
+                                                             const engine::AttributePath& path,
+                                                             const engine::Value::List& elements,
+                                                             engine::Diagnostics& diags) {
+  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  if (!definition) return std::nullopt;
+  engine::Value::List forms;
+  forms.reserve(elements.size());
+  auto call = invocation(
+      {type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+      deadline(HookKind::Check, "element_state_func of \"" + engine::path_to_string(path) + "\""));
+  auto failure = call.run([&](lua_State* S) {
+    lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
+    replace_with_attribute_spec(S, path);
+    if (lua_getfield(S, -1, "element_state_func") != LUA_TFUNCTION) {
+      throw std::runtime_error("the schema has no element_state_func at " +
+                               engine::path_to_string(path));
+    }
+    const int normaliser = lua_gettop(S);
+    for (const engine::Value& element : elements) {
+      lua_pushvalue(S, normaliser);
+      push_value(S, element);
+      lua_call(S, 1, 1);
+      // Compared as state_func's forms are: a string, a number or a boolean.
+      switch (lua_type(S, -1)) {
+        case LUA_TSTRING: {
+          size_t length = 0;
+          const char* text = lua_tolstring(S, -1, &length);
+          forms.push_back(engine::Value::string(std::string(text, length)));
+          break;
+        }
+        case LUA_TNUMBER:
+          forms.push_back(to_value(S, -1, engine::Type::number(), "element_state_func"));
+          break;
+        case LUA_TBOOLEAN:
+          forms.push_back(engine::Value::boolean(lua_toboolean(S, -1) != 0));
+          break;
+        default: {
+          // The error stands at the function's own line: it has returned, so no line of it
+          // is running.
+          lua_Debug where;
+          lua_pushvalue(S, normaliser);
+          lua_getinfo(S, ">S", &where);
+          const bool nothing = lua_isnil(S, -1);
+          throw std::runtime_error(
+              std::string(where.short_src) + ":" + std::to_string(where.linedefined) +
+              ": element_state_func returned " +
+              (nothing ? std::string("nothing") : std::string("a ") + luaL_typename(S, -1)) +
+              "; return the element's normal form as a string, number "
+              "or boolean");
+        }
+      }
+      lua_pop(S, 1);
+    }
+  });
+  diags.append(
+      call.report(failure,
+                  {"Normalising the elements of \"" + engine::path_to_string(path) + "\" failed",
+                   definition->display, "the elements count as different"},
+                  path));
+  if (failure) return std::nullopt;
+  return forms;
 }
 
 std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type_name,

@@ -55,6 +55,12 @@ class ScriptState {
   bool same_value(const std::string& type_name, const engine::AttributePath& path,
                   const engine::Value& earlier, const engine::Value& later,
                   engine::Diagnostics& diags);
+  // The normal forms the resource's element_state_func of the set at `path` gives each of
+  // `elements` (see ProviderLogic::normal_forms): strings, numbers or booleans.
+  std::optional<engine::Value::List> normal_forms(const std::string& type_name,
+                                                  const engine::AttributePath& path,
+                                                  const engine::Value::List& elements,
+                                                  engine::Diagnostics& diags);
   // The resource's plan(p, client) for `attribute` at `at.path`, where p holds the attribute's
   // `config`, `state` and `planned` values, the planned object holding it as `object` and the
   // whole planned resource as `resource` (see ProviderLogic::plan_attribute); unknown parts

@@ -411,10 +411,11 @@ int invoke_action(lua_State* L) {
 // The attributes of an imported object (argument 3) beside those of the applied one (argument
 // 2), both of resource `type` (argument 1), as a plan would compare them: a value of the
 // imported that the resource's diff_suppress or state_func counts as the same as the applied
-// one, or that is only the other spelling of a zero value ("" for null), takes the applied
-// spelling. Returns both as tables of the schema's types, or nothing when the provider has no
-// such resource (a type of another provider). Loads the scripts without configuring them:
-// diff_suppress and state_func never see the client.
+// one (a set element whose element_state_func form is an applied element's), or that is only
+// the other spelling of a zero value ("" for null), takes the applied spelling. Returns both as
+// tables of the schema's types, or nothing when the provider has no such resource (a type of
+// another provider). Loads the scripts without configuring them: diff_suppress and state_func never
+// see the client.
 int equivalent(lua_State* L) {
   const std::string type_name = luaL_checkstring(L, 1);
   auto logic = load_provider(scripts_of(L));
@@ -429,11 +430,14 @@ int equivalent(lua_State* L) {
   Value imported = pull(L, 3, type, type_name);
   engine::Session session(*logic);
   engine::Diagnostics diags;
-  imported = engine::keep_equivalent(
-      block, applied, imported,
+  const engine::Equivalence equivalence{
       [&](const engine::AttributePath& path, const Value& a, const Value& b) {
         return session.same_value(type_name, path, a, b, diags);
-      });
+      },
+      [&](const engine::AttributePath& path, const Value::List& elements) {
+        return session.normal_forms(type_name, path, elements, diags);
+      }};
+  imported = engine::keep_equivalent(block, applied, imported, equivalence);
   imported = engine::keep_zero_spelling(block, applied, imported);
   // Computed values and blocks too: the plan never compares the first, and pairs a block left
   // out with an empty list, but here they are read back, and null is still the same as its

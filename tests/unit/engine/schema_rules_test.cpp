@@ -1,4 +1,5 @@
-// attribute_path (the dotted addresses scripts use, as attribute paths) and validate_addresses.
+// attribute_path (the dotted addresses scripts use, as attribute paths), validate_addresses, and
+// validate_block's rule for element normalisers.
 #include "host/engine/schema/schema_rules.h"
 
 #include <doctest/doctest.h>
@@ -82,4 +83,41 @@ TEST_CASE("addresses in conflicts_with and its kin must lead somewhere in the sc
         std::string::npos);
   CHECK(problems_naming("labels.env.x").find("\"labels.env\" is a string") != std::string::npos);
   CHECK(problems_naming("boot..image").find("empty part") != std::string::npos);
+}
+
+TEST_CASE("an element normaliser needs a set that is not inside a set") {
+  Attribute list;
+  list.name = "records";
+  list.type = Type::list(Type::string());
+  list.optional = true;
+  list.has_element_normaliser = true;
+  Block block;
+  block.attributes = {list};
+  Diagnostics not_set;
+  validate_block(block, "resource r", not_set, BlockPlace::ResourceTop);
+  REQUIRE(not_set.has_errors());
+  CHECK(not_set.items()[0].summary ==
+        "resource r: attribute \"records\" is not a set, so an element normaliser has nothing "
+        "to pair");
+
+  block.attributes[0].type = Type::set(Type::string());
+  NestedBlock outer;
+  outer.type_name = "zone";
+  outer.nesting = NestingMode::Set;
+  outer.block = block;
+  Block top;
+  top.blocks = {outer};
+  Diagnostics in_set;
+  validate_block(top, "resource r", in_set, BlockPlace::ResourceTop);
+  REQUIRE(in_set.has_errors());
+  CHECK(in_set.items()[0].summary ==
+        "resource r.zone: attribute \"records\" cannot have an element normaliser");
+
+  top.blocks[0].nesting = NestingMode::List;
+  top.blocks[0].has_element_normaliser = true;
+  Diagnostics list_block;
+  validate_block(top, "resource r", list_block, BlockPlace::ResourceTop);
+  REQUIRE(list_block.has_errors());
+  CHECK(list_block.items()[0].summary ==
+        "resource r: block \"zone\" is not a set, so an element normaliser has nothing to pair");
 }

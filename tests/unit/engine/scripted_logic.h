@@ -26,6 +26,11 @@ struct ForwardingSession : LogicSession {
                   const Value& later, Diagnostics& diags) override {
     return to.same_value(type_name, path, earlier, later, diags);
   }
+  std::optional<Value::List> normal_forms(const std::string& type_name, const AttributePath& path,
+                                          const Value::List& elements,
+                                          Diagnostics& diags) override {
+    return to.normal_forms(type_name, path, elements, diags);
+  }
   bool requires_replace(const std::string& type_name, const AttributePath& path, const Value& prior,
                         const Value& planned, Diagnostics& diags) override {
     return to.requires_replace(type_name, path, prior, planned, diags);
@@ -107,6 +112,21 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
     compared.push_back(name + ":" + earlier.to_display_string() + "~" + later.to_display_string());
     auto it = equivalences.find(name);
     return it != equivalences.end() && it->second(earlier, later);
+  }
+  // Element normalisers by the set's path ("records", "disk[0].rule"), each element's normal
+  // form (a set without one: the element itself); the elements asked about are recorded.
+  std::map<std::string, std::function<Value(const Value&)>> normalisers;
+  std::vector<std::string> normalised;
+  std::optional<Value::List> normal_forms(const std::string&, const AttributePath& path,
+                                          const Value::List& elements, Diagnostics&) override {
+    const std::string name = path_to_string(path);
+    auto it = normalisers.find(name);
+    Value::List forms;
+    for (const Value& element : elements) {
+      normalised.push_back(name + ":" + element.to_display_string());
+      forms.push_back(it == normalisers.end() ? element : it->second(element));
+    }
+    return forms;
   }
   // requires_replace_if by attribute path; pairs asked are recorded.
   std::map<std::string, std::function<bool(const Value&, const Value&)>> replacers;

@@ -368,6 +368,114 @@ TEST_CASE("diff_suppress and state_func must be functions") {
   }
 }
 
+TEST_CASE("element_state_func gives the normal forms of a set's elements") {
+  ProviderDir dir;
+  dir.write("resource_zone.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {
+    records = tf.set(tf.string) { optional = true, element_state_func = function(v)
+      return v:lower()
+    end },
+    ports = tf.set(tf.number) { optional = true, element_state_func = function(n) return n % 100 end },
+    target = tf.set_block {
+      element_state_func = function(t) return t.host:lower() .. ":" .. t.port end,
+      schema = { host = tf.string { required = true }, port = tf.number { required = true },
+                 uid = tf.string { computed = true } },
+    },
+    disk = tf.list_block { schema = {
+      tags = tf.set(tf.string) { optional = true, element_state_func = string.upper },
+    } },
+    rules = tf.set_nested { optional = true, element_state_func = function(r) return r.name end,
+      schema = { name = tf.string { required = true } } },
+    broken = tf.set(tf.string) { optional = true, element_state_func = function(v)
+      return v.x.y
+    end },
+    shaped = tf.set(tf.string) { optional = true, element_state_func = function(v)
+      return { v }
+    end },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& block = logic->schema().resources.at("test_zone").block;
+  CHECK(block.find_attribute("records")->has_element_normaliser);
+  CHECK_FALSE(block.find_attribute("records")->has_equivalence);
+  CHECK(block.find_block("target")->has_element_normaliser);
+  CHECK(block.find_attribute("rules")->nested->has_element_normaliser);
+  CHECK_FALSE(block.find_block("disk")->has_element_normaliser);
+  using engine::AttributeName;
+  using engine::Value;
+  engine::Diagnostics diags;
+  auto forms = [&](engine::AttributePath path, Value::List elements) {
+    return logic->open_session()->normal_forms("test_zone", path, elements, diags);
+  };
+  CHECK(forms({AttributeName{"records"}}, {Value::string("2001:DB8::1")}) ==
+        Value::List{Value::string("2001:db8::1")});
+  CHECK(forms({AttributeName{"ports"}}, {Value::number(443), Value::number(8080)}) ==
+        Value::List{Value::number(43), Value::number(80)});
+  const engine::Type target = block.find_block("target")->block.implied_type();
+  // What is not known yet (a planned uid) reaches the function as nil.
+  CHECK(forms({AttributeName{"target"}},
+              {Value::object(target, {{"host", Value::string("Web")},
+                                      {"port", Value::number(80)},
+                                      {"uid", Value::unknown(engine::Type::string())}})}) ==
+        Value::List{Value::string("web:80")});
+  CHECK(forms({AttributeName{"disk"}, engine::ElementIndex{0}, AttributeName{"tags"}},
+              {Value::string("ssd")}) == Value::List{Value::string("SSD")});
+  const engine::Type rule = block.find_attribute("rules")->nested->block.implied_type();
+  CHECK(forms({AttributeName{"rules"}}, {Value::object(rule, {{"name", Value::string("r")}})}) ==
+        Value::List{Value::string("r")});
+  REQUIRE_MESSAGE(diags.empty(), all_text(diags));
+
+  CHECK_FALSE(forms({AttributeName{"broken"}}, {Value::string("a")}));
+  const std::string broken = all_text(diags);
+  CHECK_MESSAGE(
+      broken.find("Normalising the elements of \"broken\" failed at "
+                  "resource_zone.lua:19; the elements count as different.") != std::string::npos,
+      broken);
+  engine::Diagnostics shaped_diags;
+  CHECK_FALSE(logic->open_session()->normal_forms("test_zone", {AttributeName{"shaped"}},
+                                                  {Value::string("a")}, shaped_diags));
+  const std::string shaped = all_text(shaped_diags);
+  CHECK_MESSAGE(shaped.find("element_state_func returned a table; return the element's normal "
+                            "form as a string, number or boolean") != std::string::npos,
+                shaped);
+  CHECK_MESSAGE(shaped.find("failed at resource_zone.lua:21;") != std::string::npos, shaped);
+}
+
+TEST_CASE("element_state_func must be a function, on a set") {
+  for (const char* declaration :
+       {"tf.set(tf.string) { optional = true, element_state_func = \"lower\" }",
+        "tf.set_block { schema = {}, element_state_func = 1 }"}) {
+    ProviderDir dir;
+    dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\nlocal a = ") +
+                                    declaration +
+                                    "\nreturn tf.resource { schema = {}, create = "
+                                    "function() end, read = function() end, delete = function() "
+                                    "end }\n");
+    const std::string text = all_text(dir.load()->load_diagnostics());
+    CHECK_MESSAGE(text.find("resource_x.lua:2: tf.set") != std::string::npos, text);
+    CHECK_MESSAGE(text.find("element_state_func must be a function") != std::string::npos, text);
+  }
+  ProviderDir dir;
+  dir.write("resource_x.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = {
+    names = tf.list(tf.string) { optional = true, element_state_func = string.lower },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  engine::ProviderService service(dir.load());
+  const auto served = service.get_provider_schema();
+  const std::string text = all_text(served.diagnostics);
+  CHECK_MESSAGE(text.find("resource_x.lua:4: resource test_x: attribute \"names\" is not a set, "
+                          "so an element normaliser has nothing to pair") != std::string::npos,
+                text);
+}
+
 TEST_CASE("upgrade functions run in order from the stored version to schema_version") {
   ProviderDir dir;
   dir.write("resource_vm.lua", R"(local tf = require("luaform")
