@@ -6,7 +6,7 @@
 #include <cctype>
 #include <regex>
 #include <system_error>
-#include <vector>
+#include <utility>
 
 namespace luaform {
 namespace fs = std::filesystem;
@@ -14,14 +14,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // What fills the placeholders of the templates (host/commands/scaffold/): "NAME" stands for the
-// provider name, "@UPPER@" for it in upper case (environment variables), "@DIR@" for the
-// directory's absolute path, "@PACKAGER@" for where package_provider.cmake is and "@TYPES@" for
-// the directory of the SDK's type definitions (as a JSON string's content).
+// provider name, "@UPPER@" for it in upper case (environment variables) and "@DIR@" for the
+// directory's absolute path.
 struct Fill {
   std::string name;
   std::string dir;
-  std::string packager;
-  std::string types;
 };
 
 std::string filled(std::string text, const Fill& fill) {
@@ -30,8 +27,6 @@ std::string filled(std::string text, const Fill& fill) {
   // The @...@ placeholders first: "NAME" is inside none of their values' spellings.
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"@UPPER@", upper},
                                    {"@DIR@", fill.dir},
-                                   {"@PACKAGER@", fill.packager},
-                                   {"@TYPES@", fill.types},
                                    {"NAME", fill.name}}) {
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size())) {
@@ -39,34 +34,6 @@ std::string filled(std::string text, const Fill& fill) {
     }
   }
   return text;
-}
-
-// Where a file luaform installs under PREFIX/share/luaform is for the host at `host`: installed
-// beside it (PREFIX/bin/luaform), or in the source tree it was built from at `in_sources`; else
-// the installed path under /usr, which the README then explains.
-std::string installed_near(const fs::path& host, const fs::path& installed,
-                           [[maybe_unused]] const fs::path& in_sources) {
-  std::error_code ec;
-  const fs::path real = fs::weakly_canonical(host, ec);
-  std::vector<fs::path> candidates = {real.parent_path().parent_path() / "share" / "luaform" /
-                                      installed};
-#if defined(LUAFORM_SOURCE_DIR)
-  candidates.push_back(fs::path(LUAFORM_SOURCE_DIR) / in_sources);
-#endif
-  for (const auto& candidate : candidates) {
-    if (fs::exists(candidate, ec)) return candidate.generic_string();
-  }
-  return (fs::path("/usr/share/luaform") / installed).generic_string();
-}
-
-// `text` as the content of a JSON string.
-std::string json_escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
 }
 
 }  // namespace
@@ -86,13 +53,11 @@ bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::p
     return false;
   }
   const fs::path root = fs::absolute(dir, ec);
-  const Fill fill{
-      name, root.string(),
-      installed_near(host, "package_provider.cmake", "host/packaging/package_provider.cmake"),
-      json_escaped(installed_near(host, "types", "lua-sdk/types"))};
-  for (const auto& [relative, text] : scaffold_templates()) {
-    if (!write_text_file(root / filled(std::string(relative), fill),
-                         filled(std::string(text), fill), out, err)) {
+  const Fill fill{name, root.string()};
+  for (const auto& [relative, text, copied] : scaffold_templates()) {
+    const std::string path = copied ? std::string(relative) : filled(std::string(relative), fill);
+    if (!write_text_file(root / path, copied ? std::string(text) : filled(std::string(text), fill),
+                         out, err)) {
       return false;
     }
   }

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from harness import Tofu, os_arch, squash
+from harness import REPO, Tofu, os_arch, squash
 
 
 def run_host(host, *args, cwd=None, env=None):
@@ -39,14 +39,15 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
                           capture_output=True, check=False)
     assert lint.returncode == 0, lint.stdout
 
-    # Editor support: .luarc.json names the SDK's type definitions (here the source tree's, as
-    # the host runs from its build tree), and luacheck run in the directory reads .luacheckrc,
-    # which knows the sandbox's read-only globals.
+    # Editor support: .luarc.json names the SDK's type definitions, copied into the directory
+    # (a relative library path is taken from the workspace by lua-language-server and EmmyLua),
+    # and luacheck run in the directory reads .luacheckrc, which knows the sandbox's read-only
+    # globals and leaves those definitions alone.
     luarc = json.loads((target / ".luarc.json").read_text())
     assert luarc["runtime"]["version"] == "Lua 5.4"
-    [types] = luarc["workspace"]["library"]
-    assert Path(types).is_dir() and (Path(types) / "luaform.lua").is_file(), types
-    assert (Path(types) / "luaform_testing.lua").is_file(), types
+    assert luarc["workspace"]["library"] == [".luaform/types"]
+    for module in (REPO / "lua-sdk" / "types").iterdir():
+        assert (target / ".luaform" / "types" / module.name).read_text() == module.read_text()
     assert 'std = "luaform"' in (target / ".luacheckrc").read_text()
     lint = subprocess.run([luacheck, "--no-color", "."], cwd=target, text=True,
                           capture_output=True, check=False)
