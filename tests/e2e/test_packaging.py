@@ -171,17 +171,17 @@ def test_the_debian_package_holds_the_host_and_depends_on_what_it_links(tmp_path
         (REPO / "lua-sdk/types/luaform.lua").read_text()
 
 
-def test_a_scaffolded_provider_is_packaged_through_its_link_to_the_host(tmp_path, host_binary):
+def test_a_scaffolded_provider_is_packaged_with_its_copy_of_the_host(tmp_path, host_binary):
     subprocess.run([str(host_binary), "--scaffold", "widgets", str(tmp_path / "widgets")],
                    capture_output=True, text=True, check=True)
-    link = tmp_path / "widgets/terraform-provider-widgets"
-    assert link.is_symlink()
+    copy = tmp_path / "widgets/terraform-provider-widgets"
+    assert copy.is_file() and not copy.is_symlink()
     # The command the scaffold's README gives names the scaffold's copy of the packager
     # (test_scaffold.py runs it as written).
     assert (tmp_path / "widgets/.luaform/package_provider.cmake").read_text() == \
         PACKAGER.read_text()
     assert "-P .luaform/package_provider.cmake" in (tmp_path / "widgets/README.md").read_text()
-    package(link, tmp_path / "widgets", tmp_path / "dist", version="0.1.0")
+    package(copy, tmp_path / "widgets", tmp_path / "dist", version="0.1.0")
 
     with zipfile.ZipFile(tmp_path / f"dist/terraform-provider-widgets_0.1.0_{os_arch()}.zip") \
             as archive:

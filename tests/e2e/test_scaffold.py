@@ -27,7 +27,8 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
     for script in ("provider.lua", "resource_item.lua", "data_source_info.lua",
                    "function_greet.lua"):
         assert (target / script).is_file(), result.stdout
-    assert (target / "terraform-provider-acme").is_symlink()
+    host = target / "terraform-provider-acme"
+    assert not host.is_symlink() and host.read_bytes() == host_binary.read_bytes()
 
     check = run_host(target / "terraform-provider-acme", "--check")
     assert check.returncode == 0, check.stdout + check.stderr
