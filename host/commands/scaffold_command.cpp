@@ -6,67 +6,28 @@
 #include <cctype>
 #include <regex>
 #include <system_error>
-#include <vector>
+#include <utility>
 
 namespace luaform {
 namespace fs = std::filesystem;
 
 namespace {
 
-// What fills the placeholders of the templates (host/commands/scaffold/): "NAME" stands for the
-// provider name, "@UPPER@" for it in upper case (environment variables), "@DIR@" for the
-// directory's absolute path, "@PACKAGER@" for where package_provider.cmake is and "@TYPES@" for
-// the directory of the SDK's type definitions (as a JSON string's content).
-struct Fill {
-  std::string name;
-  std::string dir;
-  std::string packager;
-  std::string types;
-};
-
-std::string filled(std::string text, const Fill& fill) {
-  std::string upper = fill.name;
+// A template with its placeholders filled: "NAME" stands for the provider name, "@UPPER@" for it
+// in upper case (environment variables). Nothing in a scaffold names where it was written, nor
+// where luaform is: the directory may be moved, or committed and cloned elsewhere.
+std::string filled(std::string text, const std::string& name) {
+  std::string upper = name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  // The @...@ placeholders first: "NAME" is inside none of their values' spellings.
-  for (const auto& [key, value] : {std::pair<std::string, std::string>{"@UPPER@", upper},
-                                   {"@DIR@", fill.dir},
-                                   {"@PACKAGER@", fill.packager},
-                                   {"@TYPES@", fill.types},
-                                   {"NAME", fill.name}}) {
+  // "@UPPER@" first: "NAME" is not inside its spelling.
+  for (const auto& [key, value] :
+       {std::pair<std::string, std::string>{"@UPPER@", upper}, {"NAME", name}}) {
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size())) {
       text.replace(at, key.size(), value);
     }
   }
   return text;
-}
-
-// Where a file luaform installs under PREFIX/share/luaform is for the host at `host`: installed
-// beside it (PREFIX/bin/luaform), or in the source tree it was built from at `in_sources`; else
-// the installed path under /usr, which the README then explains.
-std::string installed_near(const fs::path& host, const fs::path& installed,
-                           [[maybe_unused]] const fs::path& in_sources) {
-  std::error_code ec;
-  const fs::path real = fs::weakly_canonical(host, ec);
-  std::vector<fs::path> candidates = {real.parent_path().parent_path() / "share" / "luaform" /
-                                      installed};
-#if defined(LUAFORM_SOURCE_DIR)
-  candidates.push_back(fs::path(LUAFORM_SOURCE_DIR) / in_sources);
-#endif
-  for (const auto& candidate : candidates) {
-    if (fs::exists(candidate, ec)) return candidate.generic_string();
-  }
-  return (fs::path("/usr/share/luaform") / installed).generic_string();
-}
-
-// `text` as the content of a JSON string.
-std::string json_escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
 }
 
 }  // namespace
@@ -86,24 +47,24 @@ bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::p
     return false;
   }
   const fs::path root = fs::absolute(dir, ec);
-  const Fill fill{
-      name, root.string(),
-      installed_near(host, "package_provider.cmake", "host/packaging/package_provider.cmake"),
-      json_escaped(installed_near(host, "types", "lua-sdk/types"))};
-  for (const auto& [relative, text] : scaffold_templates()) {
-    if (!write_text_file(root / filled(std::string(relative), fill),
-                         filled(std::string(text), fill), out, err)) {
+  for (const auto& [relative, text, copied] : scaffold_templates()) {
+    const std::string path = copied ? std::string(relative) : filled(std::string(relative), name);
+    if (!write_text_file(root / path, copied ? std::string(text) : filled(std::string(text), name),
+                         out, err)) {
       return false;
     }
   }
-  const fs::path link = root / ("terraform-provider-" + name);
-  fs::create_symlink(host, link, ec);
+  // A copy of the host, not a link: a link into a build tree breaks once the directory is
+  // cloned elsewhere, or the tree is cleaned. The scaffold's .gitignore leaves it out of git.
+  const std::string exe = host.extension() == ".exe" ? ".exe" : "";
+  const fs::path copy = root / ("terraform-provider-" + name + exe);
+  fs::copy_file(host, copy, ec);
   if (ec) {
-    err << "error: cannot link " << link.string() << " to " << host.string() << ": " << ec.message()
+    err << "error: cannot copy " << host.string() << " to " << copy.string() << ": " << ec.message()
         << "\n";
     return false;
   }
-  out << "linked " << link.string() << " -> " << host.string() << "\n";
+  out << "copied " << host.string() << " to " << copy.string() << "\n";
   return true;
 }
 

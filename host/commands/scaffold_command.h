@@ -10,7 +10,7 @@
 namespace luaform {
 
 // Writes the skeleton of provider NAME into `dir` (created; it must not exist or be empty),
-// with `host` linked there as terraform-provider-NAME. Names each file on `out`; returns false
+// with a copy of `host` there as terraform-provider-NAME. Names each file on `out`; returns false
 // after printing the reason on `err`, having written nothing over an existing file.
 bool scaffold_provider(const std::string& name, const std::filesystem::path& dir,
                        const std::filesystem::path& host, std::ostream& out, std::ostream& err);

@@ -18,7 +18,8 @@
 #
 # The zip holds the top-level *.lua files and the *.lua files of subdirectories (lib/ and the
 # like), not docs/, examples/, tests/ or a try/ directory, which are for people, not for the
-# host. The Lua SDK is built into the host, so nothing else is needed at run time. The staged
+# host, nor hidden ones (.luaform/, where a scaffold keeps the type definitions for editors).
+# The Lua SDK is built into the host, so nothing else is needed at run time. The staged
 # scripts must pass `--check`, run by the packaged host or, when that one cannot run on this
 # machine (another platform), by CHECK_HOST, a host that can.
 cmake_minimum_required(VERSION 3.25)
@@ -72,7 +73,8 @@ file(MAKE_DIRECTORY "${stage}")
 file(GLOB_RECURSE scripts RELATIVE "${PROVIDER_DIR}" "${PROVIDER_DIR}/*.lua")
 set(entries "")
 foreach(script IN LISTS scripts)
-  if(script MATCHES "^(docs|examples|tests|try)/")
+  if(script MATCHES "^(docs|examples|tests|try)/" OR script MATCHES "^\\." OR
+     script MATCHES "/\\.")
     continue()
   endif()
   get_filename_component(subdir "${script}" DIRECTORY)

@@ -160,31 +160,36 @@ def test_the_debian_package_holds_the_host_and_depends_on_what_it_links(tmp_path
     assert (root / "usr/share/luaform/package_provider.cmake").read_text() == \
         PACKAGER.read_text()
     # The type definitions for editors are installed with the host, and a provider scaffolded
-    # by the installed host names them.
+    # by the installed host carries its own copy, which its .luarc.json names.
     assert (root / "usr/share/luaform/types/luaform.lua").read_text() == \
         (REPO / "lua-sdk/types/luaform.lua").read_text()
     subprocess.run([str(root / "usr/bin/luaform"), "--scaffold", "debby", str(tmp_path / "debby")],
                    capture_output=True, text=True, check=True)
     luarc = json.loads((tmp_path / "debby/.luarc.json").read_text())
-    assert luarc["workspace"]["library"] == [str((root / "usr/share/luaform/types").resolve())]
+    assert luarc["workspace"]["library"] == [".luaform/types"]
+    assert (tmp_path / "debby/.luaform/types/luaform.lua").read_text() == \
+        (REPO / "lua-sdk/types/luaform.lua").read_text()
 
 
-def test_a_scaffolded_provider_is_packaged_through_its_link_to_the_host(tmp_path, host_binary):
+def test_a_scaffolded_provider_is_packaged_with_its_copy_of_the_host(tmp_path, host_binary):
     subprocess.run([str(host_binary), "--scaffold", "widgets", str(tmp_path / "widgets")],
                    capture_output=True, text=True, check=True)
-    link = tmp_path / "widgets/terraform-provider-widgets"
-    assert link.is_symlink()
-    # The command the scaffold's README gives names the packager of the tree the host was
-    # built from (test_scaffold.py runs it as written).
-    assert f"-P {PACKAGER}" in (tmp_path / "widgets/README.md").read_text()
-    package(link, tmp_path / "widgets", tmp_path / "dist", version="0.1.0")
+    copy = tmp_path / "widgets/terraform-provider-widgets"
+    assert copy.is_file() and not copy.is_symlink()
+    # The command the scaffold's README gives names the scaffold's copy of the packager
+    # (test_scaffold.py runs it as written).
+    assert (tmp_path / "widgets/.luaform/package_provider.cmake").read_text() == \
+        PACKAGER.read_text()
+    assert "-P .luaform/package_provider.cmake" in (tmp_path / "widgets/README.md").read_text()
+    package(copy, tmp_path / "widgets", tmp_path / "dist", version="0.1.0")
 
     with zipfile.ZipFile(tmp_path / f"dist/terraform-provider-widgets_0.1.0_{os_arch()}.zip") \
             as archive:
         binary = archive.read("terraform-provider-widgets_v0.1.0")
         names = archive.namelist()
     assert binary == host_binary.read_bytes()  # the host itself, not a link
-    assert "provider.lua" in names and not any(n.startswith("try/") for n in names)
+    assert "provider.lua" in names
+    assert not any(n.startswith(("try/", ".luaform/")) for n in names), names
 
 
 def test_a_vendored_pure_lua_library_travels_in_the_release_and_loads(tmp_path, host_binary,

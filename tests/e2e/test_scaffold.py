@@ -1,13 +1,15 @@
 """`luaform --scaffold NAME [DIR]`: a new provider that passes --check and luacheck, applies
-through the real CLI with an empty plan afterwards, and documents itself with --docs."""
+through the real CLI with an empty plan afterwards, documents itself with --docs, and still
+works moved elsewhere or committed and cloned."""
 import json
 import os
 import re
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
-from harness import Tofu, os_arch, squash
+from harness import REPO, Tofu, os_arch, parse_json, squash
 
 
 def run_host(host, *args, cwd=None, env=None):
@@ -27,7 +29,8 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
     for script in ("provider.lua", "resource_item.lua", "data_source_info.lua",
                    "function_greet.lua"):
         assert (target / script).is_file(), result.stdout
-    assert (target / "terraform-provider-acme").is_symlink()
+    host = target / "terraform-provider-acme"
+    assert not host.is_symlink() and host.read_bytes() == host_binary.read_bytes()
 
     check = run_host(target / "terraform-provider-acme", "--check")
     assert check.returncode == 0, check.stdout + check.stderr
@@ -39,14 +42,15 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
                           capture_output=True, check=False)
     assert lint.returncode == 0, lint.stdout
 
-    # Editor support: .luarc.json names the SDK's type definitions (here the source tree's, as
-    # the host runs from its build tree), and luacheck run in the directory reads .luacheckrc,
-    # which knows the sandbox's read-only globals.
+    # Editor support: .luarc.json names the SDK's type definitions, copied into the directory
+    # (a relative library path is taken from the workspace by lua-language-server and EmmyLua),
+    # and luacheck run in the directory reads .luacheckrc, which knows the sandbox's read-only
+    # globals and leaves those definitions alone.
     luarc = json.loads((target / ".luarc.json").read_text())
     assert luarc["runtime"]["version"] == "Lua 5.4"
-    [types] = luarc["workspace"]["library"]
-    assert Path(types).is_dir() and (Path(types) / "luaform.lua").is_file(), types
-    assert (Path(types) / "luaform_testing.lua").is_file(), types
+    assert luarc["workspace"]["library"] == [".luaform/types"]
+    for module in (REPO / "lua-sdk" / "types").iterdir():
+        assert (target / ".luaform" / "types" / module.name).read_text() == module.read_text()
     assert 'std = "luaform"' in (target / ".luacheckrc").read_text()
     lint = subprocess.run([luacheck, "--no-color", "."], cwd=target, text=True,
                           capture_output=True, check=False)
@@ -112,3 +116,99 @@ def test_scaffold_refuses_a_bad_name_and_a_directory_in_use(host_binary, tmp_pat
     result = run_host(host_binary, "--scaffold", "beta", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "beta" / "provider.lua").is_file()
+
+
+def documented(command: str, cli: Path, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    """Runs a command line of a scaffold's README in the shell, as a reader would, with `cli`
+    for `tofu` and nothing from the test's environment that names a CLI configuration."""
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("TF_", "TOFU_", "PLUGIN_", "LUAFORM_"))}
+    return subprocess.run(command.replace("tofu ", f'"{cli}" '), shell=True, cwd=cwd,
+                          env={**clean, "CHECKPOINT_DISABLE": "1", **env}, text=True,
+                          capture_output=True, timeout=300, check=False)
+
+
+def apply_as_documented(provider: Path, cli: Path) -> None:
+    """The README's `cd try && TF_CLI_CONFIG_FILE=dev.tfrc tofu apply`, run in `provider`, then
+    the outputs and a destroy the same way."""
+    readme = (provider / "README.md").read_text()
+    found = re.search(r"\n    (cd try && TF_CLI_CONFIG_FILE=dev\.tfrc tofu) apply\n", readme)
+    assert found, readme
+    prefix = found.group(1)
+    for args in ("apply -auto-approve -no-color", "output -json",
+                 "destroy -auto-approve -no-color"):
+        result = documented(f"{prefix} {args}", cli, provider, {"TF_INPUT": "0"})
+        assert result.returncode == 0, f"{prefix} {args} in {provider}:\n" + result.stdout + \
+            result.stderr
+        if args.startswith("output"):
+            outputs = {k: v["value"] for k, v in parse_json(result.stdout).items()}
+            assert outputs == {"size": 5, "endpoint": "http://127.0.0.1:8080",
+                               "greeting": "Hello, world!"}
+
+
+def assert_nothing_points_back(provider: Path, *places: Path) -> None:
+    """No link in `provider`, and no file of it but the host naming any of `places`."""
+    for path in provider.rglob("*"):
+        assert not path.is_symlink(), f"{path} is a link to {os.readlink(path)}"
+        if path.is_file() and not path.name.startswith("terraform-provider-") and \
+                ".git" not in path.relative_to(provider).parts:
+            text = path.read_text(errors="replace")
+            for place in places:
+                assert str(place) not in text, f"{path} names {place}"
+
+
+def test_a_scaffolded_provider_works_moved_and_cloned(host_binary, tofu_binary, tmp_path):
+    original = tmp_path / "first" / "acme"
+    result = run_host(host_binary, "--scaffold", "acme", str(original))
+    assert result.returncode == 0, result.stderr
+    # Moved: the try/ configuration applies where it now is. The host is a copy, not a link
+    # into the build tree; the type definitions and the packaging script travel inside the
+    # directory; no file names where it was written or where luaform was built.
+    moved = tmp_path / "elsewhere" / "deeper" / "acme"
+    moved.parent.mkdir(parents=True)
+    shutil.move(original, moved)
+    apply_as_documented(moved, tofu_binary)
+    assert_nothing_points_back(moved, original, REPO)
+    assert (moved / "terraform-provider-acme").read_bytes() == host_binary.read_bytes()
+    assert os.access(moved / "terraform-provider-acme", os.X_OK)
+
+    # Committed and cloned: the host stays out of git (.gitignore), and so does the state of the
+    # try/ apply; the README says how to put the host back.
+    git = ["git", "-c", "user.name=luaform", "-c", "user.email=luaform@example.invalid"]
+    subprocess.run([*git, "init", "-q", str(moved)], check=True)
+    (moved / "try" / "terraform.tfstate").write_text("{}")  # as an apply leaves it
+    subprocess.run([*git, "add", "-A"], cwd=moved, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "acme"], cwd=moved, check=True)
+    committed = subprocess.run(["git", "ls-files"], cwd=moved, text=True, capture_output=True,
+                               check=True).stdout.split()
+    assert "terraform-provider-acme" not in committed and "try/terraform.tfstate" not in \
+        committed, committed
+    assert ".luaform/types/luaform.lua" in committed and ".gitignore" in committed, committed
+    clone = tmp_path / "clone" / "acme"
+    subprocess.run(["git", "clone", "-q", str(moved), str(clone)], check=True)
+    readme = (clone / "README.md").read_text()
+    refresh = re.search(r"\n    (cp .*terraform-provider-acme)\n", readme)
+    assert refresh, readme
+    installed = tmp_path / "bin"  # luaform on PATH, as an installed one is
+    installed.mkdir()
+    (installed / "luaform").symlink_to(host_binary)
+    copied = documented(refresh.group(1), tofu_binary, clone,
+                        {"PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}"})
+    assert copied.returncode == 0, copied.stderr
+    apply_as_documented(clone, tofu_binary)
+    assert_nothing_points_back(clone, original, moved, REPO)
+
+    # The editors' library is found from the clone, and the README's release command works
+    # there and leaves luaform's own files out of the zip.
+    luarc = json.loads((clone / ".luarc.json").read_text())
+    [types] = luarc["workspace"]["library"]
+    assert not Path(types).is_absolute() and (clone / types / "luaform.lua").is_file(), types
+    command = re.search(r"\n    (cmake .*?)\n\n", readme, re.S)
+    assert command, readme
+    packaged = documented(command.group(1).replace("\\\n", " "), tofu_binary, clone, {})
+    assert packaged.returncode == 0, packaged.stdout + packaged.stderr
+    with zipfile.ZipFile(clone / "dist" / f"terraform-provider-acme_0.1.0_{os_arch()}.zip") \
+            as archive:
+        names = sorted(archive.namelist())
+    assert names == ["data_source_info.lua", "function_greet.lua", "provider.lua",
+                     "resource_item.lua", "terraform-provider-acme_v0.1.0"], names

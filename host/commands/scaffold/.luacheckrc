@@ -17,3 +17,5 @@ stds.luaform = {
 -- Test files are run by --test as your own code, with the whole io and os libraries.
 files["tests"] = { std = "lua54" }
 max_line_length = 100
+-- .luaform/ holds luaform's own files (the type definitions), not this provider's code.
+exclude_files = { ".luaform" }
