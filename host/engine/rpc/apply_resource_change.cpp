@@ -197,8 +197,8 @@ ApplyResponse ProviderService::apply_resource_change(const ApplyRequest& req) co
       }
       // A refused identity is not stored: the object keeps the one it had (the state records
       // the rest of what the update did).
-      resp.new_identity = refused.has_errors() && !planned_identity.is_null() ? planned_identity
-                                                                              : identity;
+      resp.new_identity =
+          refused.has_errors() && !planned_identity.is_null() ? planned_identity : identity;
       diags.append(refused);
     }
     return resp;

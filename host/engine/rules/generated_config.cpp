@@ -29,9 +29,9 @@ Value generated_elements(const NestedBlock& nested, const Value& value) {
 // is written when it holds what leaving it out would not give: the plan of the configuration
 // must have nothing to change, and its deprecation warning then tells what to use instead.
 Value generated_attribute(const Attribute& attr, const Value& value, bool top) {
-  const bool never_configured =
-      attr.write_only || !attr.removed.empty() ||
-      (attr.computed && !attr.optional && !attr.required) || (top && attr.name == "id");
+  const bool never_configured = attr.write_only || !attr.removed.empty() ||
+                                (attr.computed && !attr.optional && !attr.required) ||
+                                (top && attr.name == "id");
   if (never_configured) return Value::null(attr.type);
   if (attr.nested) {
     if (value.is_null() || (!attr.required && is_zero_value(value))) return Value::null(attr.type);
