@@ -244,6 +244,7 @@ int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
 
 int main(int argc, char** argv) {
   luaform::platform::tune_allocator();
+  luaform::platform::widen_thread_stacks();
   const auto invoked = luaform::invoked_path(argc > 0 ? argv[0] : nullptr);
   const auto located = luaform::locate_provider(invoked);
   const std::string arg = argc > 1 ? argv[1] : "";

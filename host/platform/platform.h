@@ -25,6 +25,9 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <pthread.h>
+#endif
 
 namespace luaform::platform {
 
@@ -146,6 +149,25 @@ inline bool first_in_command(const std::string& what) {
 inline void tune_allocator() {
 #if defined(__GLIBC__)
   mallopt(M_TOP_PAD, 8 << 20);
+#endif
+}
+
+// Threads started after this get the stack the development host's threads have (glibc takes
+// the 8 MiB of `ulimit -s`), whichever libc the host is linked with: musl, which the static
+// Linux release hosts use, gives 128 KiB, and scripts run on gRPC's threads and the load
+// thread, where Lua's own bound on nested calls (200 C levels, each a few hundred bytes of
+// frames) and the bounded native walks of script data must fit as they do in development.
+inline void widen_thread_stacks() {
+#if defined(__linux__)
+  constexpr size_t kStack = size_t{8} << 20;
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0) return;
+  size_t current = 0;
+  if (pthread_attr_getstacksize(&attr, &current) == 0 && current < kStack &&
+      pthread_attr_setstacksize(&attr, kStack) == 0) {
+    pthread_setattr_default_np(&attr);
+  }
+  pthread_attr_destroy(&attr);
 #endif
 }
 
