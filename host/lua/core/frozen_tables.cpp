@@ -158,8 +158,10 @@ void freeze(lua_State* L, int table, const std::string& name, int depth) {
   lua_pushnil(L);
   while (lua_next(L, hidden) != 0) {
     if (lua_istable(L, -1)) {
-      const std::string key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-      freeze(L, lua_gettop(L), name + "." + key, depth + 1);
+      std::string field = name;
+      field += '.';
+      field += lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+      freeze(L, lua_gettop(L), field, depth + 1);
     }
     lua_pop(L, 1);
   }
