@@ -211,9 +211,14 @@ Response attempt_once(CURL* curl, const Request& request, const Interruption& in
   }
   if (code != CURLE_OK) {
     std::string message = error_text[0] != '\0' ? error_text : lib.easy_strerror(code);
-    if (code == CURLE_OPERATION_TIMEDOUT && interruption.deadline &&
-        Clock::now() >= *interruption.deadline && interruption.reason) {
-      // The attempt was cut short to end at the operation's deadline: say that, not "timed out".
+    // The attempt was cut short to end at the operation's deadline: say that, not "timed out".
+    // curl's timer can fire a millisecond or two before the time it was set to (a create with
+    // a 3 s timeout saw "timed out after 2999 milliseconds"), so a timeout that close to the
+    // deadline waits for it and asks again.
+    constexpr Milliseconds kTimerSlack(50);
+    if (code == CURLE_OPERATION_TIMEDOUT && interruption.deadline && interruption.reason &&
+        Clock::now() + kTimerSlack >= *interruption.deadline) {
+      std::this_thread::sleep_until(*interruption.deadline);
       if (auto why = interruption.reason()) throw TransportError(*why);
     }
     throw AttemptFailed(message, retryable_error(code));
