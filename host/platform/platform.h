@@ -153,8 +153,9 @@ inline void tune_allocator() {
 }
 
 // Threads started after this get the stack the development host's threads have (glibc takes
-// the 8 MiB of `ulimit -s`), whichever libc the host is linked with: musl, which the static
-// Linux release hosts use, gives 128 KiB, and scripts run on gRPC's threads and the load
+// the 8 MiB of `ulimit -s`), whichever libc and linker made the host: musl, which the static
+// Linux release hosts use, gives 128 KiB unless the executable's PT_GNU_STACK asks for more
+// (zig's linker does, today), and scripts run on gRPC's threads and the load
 // thread, where Lua's own bound on nested calls (200 C levels, each a few hundred bytes of
 // frames) and the bounded native walks of script data must fit as they do in development.
 inline void widen_thread_stacks() {

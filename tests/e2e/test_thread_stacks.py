@@ -1,7 +1,7 @@
 """Scripts nest as deep as Lua allows whatever thread stack the C library gives by default: the
 host sets its threads' stacks to what the development host has (glibc's 8 MiB), so a script that
 works in development does not crash the provider where the default is smaller (musl, which the
-static Linux release hosts use, gives 128 KiB)."""
+static Linux release hosts use, gives 128 KiB unless the executable asks for more)."""
 
 import stat
 

@@ -1,8 +1,9 @@
-// Running code on a thread with a small stack: the static musl release hosts' threads had 128 KiB
-// by default (the host now asks for 8 MiB, platform::widen_thread_stacks), and the walks stay
-// within a quarter of that all the same, so that a host whose request is refused still holds.
-// Native helpers that walk documents by recursion are bounded in depth so that, at the bound, they
-// take a fraction of that; the tests run them at the bound on a thread with only that fraction.
+// Running code on a thread with a small stack: musl, which the static release hosts use, gives
+// threads 128 KiB unless the executable asks for more (the host now asks for 8 MiB,
+// platform::widen_thread_stacks), and the walks stay within a quarter of that all the same, so that
+// a host whose request is refused still holds. Native helpers that walk documents by recursion are
+// bounded in depth so that, at the bound, they take a fraction of that; the tests run them at the
+// bound on a thread with only that fraction.
 #pragma once
 
 #include <pthread.h>
