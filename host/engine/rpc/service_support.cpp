@@ -19,14 +19,8 @@ Value keep_same_values(Session& session, const std::string& type_name, const Sch
                        const Value& earlier, const Value& later, Diagnostics& diags,
                        Keeping keeping) {
   if (!has_equivalence(schema.block)) return later;
-  const Equivalence equivalence{[&](const AttributePath& path, const Value& a, const Value& b) {
-                                  return session.same_value(type_name, path, a, b, diags);
-                                },
-                                [&](const AttributePath& path, const Value::List& elements) {
-                                  return session.normal_forms(type_name, path, elements, diags);
-                                },
-                                keeping};
-  return keep_equivalent(schema.block, earlier, later, equivalence);
+  return keep_equivalent(schema.block, earlier, later,
+                         session.equivalence(type_name, diags, keeping));
 }
 
 bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,

@@ -59,6 +59,17 @@ std::optional<Value::List> Session::normal_forms(const std::string& resource_typ
       });
 }
 
+Equivalence Session::equivalence(const std::string& resource_type, Diagnostics& diags,
+                                 Keeping keeping) {
+  return {[this, resource_type, &diags](const AttributePath& path, const Value& a, const Value& b) {
+            return same_value(resource_type, path, a, b, diags);
+          },
+          [this, resource_type, &diags](const AttributePath& path, const Value::List& elements) {
+            return normal_forms(resource_type, path, elements, diags);
+          },
+          keeping};
+}
+
 bool Session::requires_replace(const std::string& resource_type, const AttributePath& path,
                                const Value& prior, const Value& planned, Diagnostics& diags) {
   return guarded(

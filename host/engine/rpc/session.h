@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "host/engine/rpc/provider_logic.h"
+#include "host/engine/rules/equivalence.h"
 #include "host/engine/rules/secret_scope.h"
 
 namespace luaform::engine {
@@ -33,6 +34,11 @@ class Session {
   std::optional<Value::List> normal_forms(const std::string& resource_type,
                                           const AttributePath& path, const Value::List& elements,
                                           Diagnostics& diags);
+  // The resource's own diff_suppress / state_func and element normalisers as keep_equivalent
+  // asks them, through same_value and normal_forms above; their problems go to `diags`, which
+  // must outlive the result, as this session must.
+  Equivalence equivalence(const std::string& resource_type, Diagnostics& diags,
+                          Keeping keeping = Keeping::ByElement);
   bool requires_replace(const std::string& resource_type, const AttributePath& path,
                         const Value& prior, const Value& planned, Diagnostics& diags);
   std::optional<Value> plan_attribute(const std::string& resource_type, const Attribute& attribute,

@@ -430,14 +430,8 @@ int equivalent(lua_State* L) {
   Value imported = pull(L, 3, type, type_name);
   engine::Session session(*logic);
   engine::Diagnostics diags;
-  const engine::Equivalence equivalence{
-      [&](const engine::AttributePath& path, const Value& a, const Value& b) {
-        return session.same_value(type_name, path, a, b, diags);
-      },
-      [&](const engine::AttributePath& path, const Value::List& elements) {
-        return session.normal_forms(type_name, path, elements, diags);
-      }};
-  imported = engine::keep_equivalent(block, applied, imported, equivalence);
+  imported =
+      engine::keep_equivalent(block, applied, imported, session.equivalence(type_name, diags));
   imported = engine::keep_zero_spelling(block, applied, imported);
   // Computed values and blocks too: the plan never compares the first, and pairs a block left
   // out with an empty list, but here they are read back, and null is still the same as its
