@@ -100,16 +100,14 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
 }
 
 Diagnostics ProviderService::reported_load_problems(bool validate) const {
-  bool with_warnings = true;
-  if (warnings_claim_) {
-    with_warnings = validate;
-    if (with_warnings) {
-      std::call_once(warnings_claimed_, [this] { tells_warnings_ = warnings_claim_(); });
-    }
+  bool tell_warnings = !warnings_claim_;
+  if (warnings_claim_ && validate) {
+    std::call_once(warnings_claimed_, [this] { claim_won_ = warnings_claim_(); });
+    tell_warnings = claim_won_;
   }
   Diagnostics diags;
   for (const Diagnostic& d : schema_diagnostics_.items()) {
-    if (d.severity == Severity::Error || (with_warnings && tells_warnings_)) diags.add(d);
+    if (d.severity == Severity::Error || tell_warnings) diags.add(d);
   }
   return diags;
 }

@@ -73,7 +73,7 @@ class ProviderService {
   std::shared_ptr<ProviderLogic> logic_;
   std::function<bool()> warnings_claim_;
   mutable std::once_flag warnings_claimed_;
-  mutable bool tells_warnings_ = true;
+  mutable bool claim_won_ = false;  // set once, under warnings_claimed_
   // The load problems an RPC reports: the errors, and the warnings where they are told.
   Diagnostics reported_load_problems(bool validate) const;
   // The logic's schema as the CLI sees it (see schema_rules.h).
