@@ -3,6 +3,7 @@ port, a log, a wait until it answers and a stop; and the scenarios' own HTTP ser
 from a thread of the test process."""
 from __future__ import annotations
 
+import os
 import socket
 import ssl
 import subprocess
@@ -44,10 +45,16 @@ class LoopbackServer:
     def ready(self) -> bool:
         raise NotImplementedError
 
-    def start(self) -> None:
+    def start(self, *, shared: bool = False) -> None:
+        """`shared`: the server is one of the run's (shared_servers.py), in a process group of
+        its own that outlives the worker that started it."""
+        # A server lives for many commands: Go's collector at its defaults (conftest turns it
+        # off for the short-lived CLIs).
+        env = {k: v for k, v in os.environ.items() if k not in ("GOGC", "GOMEMLIMIT")}
         with self.log.open("a") as log:
             self.process = subprocess.Popen(self.command(), stdout=log,
-                                            stderr=subprocess.STDOUT)
+                                            stderr=subprocess.STDOUT, env=env,
+                                            start_new_session=shared)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
