@@ -74,25 +74,6 @@ fail() {
   echo "FAILED: $1" >&2
 }
 
-# Adds the counts of a ctest run from its summary line; a run without that line is one failure.
-ctest_suite() {
-  local name="$1" build_dir="$2" log
-  log="$(mktemp)"
-  ctest --test-dir "$build_dir" --output-on-failure -j2 2>&1 | tee "$log"
-  local line
-  line="$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)"
-  rm -f "$log"
-  if [[ -z "$line" ]]; then
-    fail "$name: ctest printed no summary (no tests built?)"
-    return
-  fi
-  local bad total
-  bad="$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")"
-  total="$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$line")"
-  pass "$name" $((total - bad))
-  if ((bad > 0)); then fail "$name: $bad of $total unit tests failed" "$bad"; fi
-}
-
 # Compilations go through ccache when it is there (install-deps.sh installs it, so this runs
 # after it). Paths below the checkout are hashed relative to it, so a fresh clone elsewhere
 # reuses what an earlier one compiled.
@@ -170,28 +151,60 @@ count_pytest() {
   fi
 }
 
-# ThreadSanitizer's doctest binaries report through doctest's summary line.
-doctest_suite() {
-  local name="$1" binary="$2" log
-  log="$(mktemp)"
-  TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" "$binary" 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]}
-  local line
-  line="$(grep -E '^\[doctest\] test cases:' "$log" | tail -1)"
-  rm -f "$log"
-  if [[ -z "$line" ]]; then
-    fail "$name: no doctest summary (exit $rc; a sanitizer report above?)"
-    return
-  fi
-  local good bad
-  good="$(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line")"
-  bad="$(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")"
-  pass "$name" "$good"
-  if ((bad > 0)); then
-    fail "$name: $bad test cases failed" "$bad"
-  elif ((rc != 0)); then
-    fail "$name: exit $rc (a ThreadSanitizer report above)"
-  fi
+# unit_suites LABEL BUILD_DIR BINARY...: the doctest binaries of tests/unit in BUILD_DIR, each
+# in one process (a process per test case, as ctest runs them, spent most of the sanitizer
+# build's time starting processes), two at a time; lua_tests, the longest, in two halves of its
+# cases by name. Counts come from each run's doctest summary line (which counts the cases of a
+# half's other half as passed: a half's count is its size less its failures); a run without
+# one (a sanitizer ended it) is one failure.
+unit_suites() {
+  local label="$1" dir="$2"
+  shift 2
+  local names=() commands=() sizes=() logs=() pids=() binary count half i
+  for binary in "$@"; do
+    binary="$dir/tests/unit/$binary"
+    if [[ "$binary" == */lua_tests ]] &&
+      count="$("$binary" --count 2>/dev/null | sed -nE 's/.*passing the current filters: ([0-9]+).*/\1/p')" &&
+      ((count > 1)); then
+      half=$((count / 2))
+      names+=("${binary##*/} 1-$half" "${binary##*/} $((half + 1))-$count")
+      commands+=("$binary --order-by=name --first=1 --last=$half"
+        "$binary --order-by=name --first=$((half + 1)) --last=$count")
+      sizes+=("$half" "$((count - half))")
+    else
+      names+=("${binary##*/}")
+      commands+=("$binary")
+      sizes+=("")
+    fi
+  done
+  for i in "${!commands[@]}"; do
+    while (($(jobs -rp | wc -l) >= 2)); do wait -n; done
+    logs[i]="$(mktemp)"
+    # shellcheck disable=SC2086
+    ${commands[i]} >"${logs[i]}" 2>&1 &
+    pids[i]=$!
+  done
+  local rc line good bad
+  for i in "${!commands[@]}"; do
+    wait "${pids[i]}"
+    rc=$?
+    cat "${logs[i]}"
+    line="$(grep -E '^\[doctest\] test cases:' "${logs[i]}" | tail -1)"
+    rm -f "${logs[i]}"
+    if [[ -z "$line" ]]; then
+      fail "$label, ${names[i]}: no doctest summary (exit $rc; a sanitizer report above?)"
+      continue
+    fi
+    good="$(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line")"
+    bad="$(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")"
+    [[ -n "${sizes[i]}" ]] && good=$((sizes[i] - bad))
+    pass "$label" "$good"
+    if ((bad > 0)); then
+      fail "$label, ${names[i]}: $bad test cases failed" "$bad"
+    elif ((rc != 0)); then
+      fail "$label, ${names[i]}: exit $rc (a sanitizer report above)"
+    fi
+  done
 }
 
 # 1. Dependencies.
@@ -210,14 +223,16 @@ if ! "$python" -c 'import pytest, xdist' 2>/dev/null; then
 fi
 use_ccache
 
-# 2. Builds and unit tests. The debug build is needed by every part (lint reads its compile
-# database, e2e runs its host); the sanitizer build by unit and e2e.
+# 2. Builds and unit tests (one doctest binary per layer: tests/unit/CMakeLists.txt). The debug
+# build is needed by every part (lint reads its compile database, e2e runs its host); the
+# sanitizer build by unit and e2e.
+unit_binaries=(engine_tests lua_tests protocol_tests)
 debug_ok=0
 if build debug build -- -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_WERROR=ON; then
   debug_ok=1
   if wants unit; then
     step "unit tests (debug)"
-    ctest_suite "unit (debug)" build
+    unit_suites "unit (debug)" build "${unit_binaries[@]}"
   fi
 fi
 
@@ -229,7 +244,8 @@ if [[ "${LUAFORM_SKIP_ASAN:-0}" != 1 ]] && { wants unit || wants e2e; }; then
     asan_ok=1
     if wants unit; then
       step "unit tests (asan)"
-      ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" ctest_suite "unit (asan)" build-asan
+      ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" unit_suites "unit (asan)" build-asan \
+        "${unit_binaries[@]}"
     fi
   fi
 fi
@@ -242,9 +258,8 @@ if [[ "${LUAFORM_SKIP_TSAN:-0}" != 1 ]] && wants unit; then
   if build tsan build-tsan engine_tests lua_tests -- -DCMAKE_BUILD_TYPE=Debug \
     -DLUAFORM_WERROR=ON -DLUAFORM_SANITIZE_THREAD=ON -DLUAFORM_BENCH=OFF; then
     step "unit tests (tsan)"
-    for suite in engine_tests lua_tests; do
-      doctest_suite "unit (tsan, $suite)" "build-tsan/tests/unit/$suite"
-    done
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" \
+      unit_suites "unit (tsan)" build-tsan engine_tests lua_tests
   fi
 fi
 
