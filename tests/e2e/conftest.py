@@ -19,13 +19,37 @@ from pathlib import Path
 
 import pytest
 
-from etcd_service import Etcd
+import etcd_service
+import json_server as json_server_module
+import shared_servers
+from etcd_service import Etcd, EtcdKeys
 from evolve_config import CONFIG as EVOLVE_CONFIG
-from json_server import JsonServer
+from json_server import JsonServer, JsonSpace
 from lease_api import ServedLeases
 from harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
 
 HERE = Path(__file__).resolve().parent
+
+# The CLIs are Go programs that live for a second or two; with the collector off until a
+# process holds 1 GiB, OpenTofu spends about a tenth less CPU per command, and the suite runs
+# thousands of them. Every CLI the scenarios start inherits this (the harness's and the testing
+# kit's alike); servers written in Go that outlive a command get the defaults back
+# (loopback.LoopbackServer).
+GO_COLLECTOR = {"GOGC": "off", "GOMEMLIMIT": "1GiB"}
+for _name, _value in GO_COLLECTOR.items():
+    os.environ.setdefault(_name, _value)
+
+
+def pytest_configure(config):
+    """The run's controller (pytest-xdist's, or the only process) owns the shared servers."""
+    if not hasattr(config, "workerinput"):
+        config.luaform_shared_servers = shared_servers.open_run()
+
+
+def pytest_unconfigure(config):
+    directory = getattr(config, "luaform_shared_servers", None)
+    if directory is not None:
+        shared_servers.close_run(directory)
 
 
 @pytest.fixture(scope="session")
@@ -186,11 +210,26 @@ def json_server_binary() -> Path:
     return Path(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.fixture(scope="session")
+def shared_json_server(json_server_binary) -> dict:
+    """The run's json-server, started by the first scenario that needs it."""
+    return shared_servers.shared_server(
+        "json-server", lambda place: json_server_module.start_shared(json_server_binary, place))
+
+
 @pytest.fixture
-def json_server(json_server_binary, tmp_path):
-    """json-server on a free loopback port, with an empty `posts` collection."""
-    server = JsonServer(json_server_binary, tmp_path, {"posts": []})
-    yield server
+def json_server(shared_json_server) -> JsonSpace:
+    """A namespace of this scenario's own on the run's json-server: an empty `posts`."""
+    server = shared_json_server
+    return JsonSpace(server["url"], Path(server["log"]),
+                     shared_servers.next_namespace("json-server"), server["namespaces"])
+
+
+@pytest.fixture
+def own_json_server(json_server_binary, tmp_path):
+    """A json-server of this scenario's own, for one that stops and starts it (`.server`)."""
+    server = JsonServer(json_server_binary, tmp_path, namespaces=1)
+    yield JsonSpace(server.url, server.log, 1, 1, server=server)
     server.stop()
 
 
@@ -201,9 +240,22 @@ def etcd_dir(tmp_path_factory, host_binary) -> Path:
     return assemble_provider(dest, REPO / "providers" / "etcd", host_binary, "etcd")
 
 
+@pytest.fixture(scope="session")
+def shared_etcd() -> dict:
+    """The run's etcd-server, started by the first scenario that needs it."""
+    return shared_servers.shared_server("etcd", etcd_service.start_shared)
+
+
 @pytest.fixture
-def etcd(tmp_path):
-    """Debian's etcd-server on free loopback ports, with a fresh data directory."""
+def etcd(shared_etcd) -> EtcdKeys:
+    """A key prefix of this scenario's own ("t7/") on the run's etcd-server."""
+    return EtcdKeys(shared_etcd["url"], f"t{shared_servers.next_namespace('etcd')}/")
+
+
+@pytest.fixture
+def own_etcd(tmp_path):
+    """An etcd-server of this scenario's own (free ports, a fresh data directory), for one that
+    stops and starts it."""
     server = Etcd(tmp_path)
     yield server
     server.stop()

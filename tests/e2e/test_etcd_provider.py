@@ -4,12 +4,13 @@ data sources, the provider's prefix, and a clear error that loses no state when 
 from harness import planned_actions, required_providers, resources, squash
 
 
-def config(url: str, body: str, provider: str = "") -> str:
+def config(etcd, body: str, prefix: str = "") -> str:
+    """`body` with a provider for `etcd`'s keys, under `prefix` in the scenario's namespace."""
     return required_providers("etcd") + f"""
 provider "etcd" {{
-  endpoint = "{url}"
+  endpoint = "{etcd.url}"
   retries  = 1
-  {provider}
+  {etcd.provider_prefix(prefix)}
 }}
 """ + body
 
@@ -28,7 +29,7 @@ def values(tofu, address="etcd_key.mode") -> dict:
 
 def test_a_key_lives_drifts_and_is_imported(make_tofu, etcd_dir, etcd):
     tofu = make_tofu({"etcd": etcd_dir})
-    tofu.write(config(etcd.url, KEY % "blue"))
+    tofu.write(config(etcd, KEY % "blue"))
     tofu.apply()
     assert etcd.get("app/mode")["value"] == "blue"
     state = values(tofu)
@@ -48,7 +49,7 @@ def test_a_key_lives_drifts_and_is_imported(make_tofu, etcd_dir, etcd):
     tofu.apply()
 
     other = make_tofu({"etcd": etcd_dir}, name="imported")
-    other.write(config(etcd.url, KEY % "blue"))
+    other.write(config(etcd, KEY % "blue"))
     other.run("import", "etcd_key.mode", "app/mode")
     imported = values(other)
     assert {k: imported[k] for k in ("id", "key", "value", "version", "mod_revision")} == \
@@ -63,7 +64,7 @@ def test_a_key_lives_drifts_and_is_imported(make_tofu, etcd_dir, etcd):
 
 def test_a_ttl_puts_the_key_on_a_lease(make_tofu, etcd_dir, etcd):
     tofu = make_tofu({"etcd": etcd_dir})
-    tofu.write(config(etcd.url, """
+    tofu.write(config(etcd, """
 resource "etcd_key" "session" {
   key   = "sessions/s1"
   value = "token-less"
@@ -85,7 +86,7 @@ def test_data_sources_read_a_key_and_a_prefix_under_the_provider_prefix(
                        ("other/x", "1")]:
         etcd.put(key, value)
     tofu = make_tofu({"etcd": etcd_dir})
-    tofu.write(config(etcd.url, """
+    tofu.write(config(etcd, """
 data "etcd_key" "db" {
   key = "a/db"
 }
@@ -106,27 +107,27 @@ output "db" {
 output "a" {
   value = data.etcd_range.a.values
 }
-""", provider='prefix = "team/"'))
+""", prefix="team/"))
     tofu.apply()
     assert tofu.outputs() == {"db": "pg", "a": {"a/cache": "redis", "a/db": "pg"}}
     assert etcd.get("team/a/queue")["value"] == "rabbit"  # the provider's prefix, in etcd
 
-    tofu.write(config(etcd.url, 'data "etcd_key" "nope" {\n  key = "a/nope"\n}\n',
-                      provider='prefix = "team/"'))
+    tofu.write(config(etcd, 'data "etcd_key" "nope" {\n  key = "a/nope"\n}\n',
+                      prefix="team/"))
     result = tofu.run("plan", "-input=false", ok=(1,))
     text = squash(result.stderr)
     assert "No such key" in text and 'key = "a/nope"' in text, text
 
 
-def test_etcd_down_is_a_clear_error_and_the_state_is_kept(make_tofu, etcd_dir, etcd):
+def test_etcd_down_is_a_clear_error_and_the_state_is_kept(make_tofu, etcd_dir, own_etcd):
     tofu = make_tofu({"etcd": etcd_dir})
-    tofu.write(config(etcd.url, KEY % "blue"))
+    tofu.write(config(own_etcd, KEY % "blue"))
     tofu.apply()
     kept = values(tofu)
-    etcd.stop()
+    own_etcd.stop()
     result = tofu.run("plan", "-input=false", ok=(1,))
     text = squash(result.stderr)
-    assert f"POST {etcd.url}/v3/kv/range" in text and "(2 attempts)" in text, text
+    assert f"POST {own_etcd.url}/v3/kv/range" in text and "(2 attempts)" in text, text
     assert values(tofu) == kept
-    etcd.start()
+    own_etcd.start()
     assert tofu.plan_exit_code() == 0

@@ -75,6 +75,7 @@ def test_etcd_keys(make_tofu, etcd_dir, etcd):
     head = required_providers("etcd") + f"""
 provider "etcd" {{
   endpoint = "{etcd.url}"
+  {etcd.provider_prefix()}
 }}
 """
     generated = generate_then_plan(tofu, head, {"etcd_key.mode": "app/mode"})

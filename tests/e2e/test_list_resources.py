@@ -9,7 +9,6 @@ import json
 import pytest
 
 from harness import planned_change, required_providers, resources, squash
-from json_server import JsonServer
 
 
 def is_terraform(tofu) -> bool:
@@ -195,13 +194,13 @@ resource "localfs_file" "h" {
 
 
 @pytest.fixture
-def posts(json_server_binary, tmp_path):
-    """json-server, logging its requests, with seven posts."""
-    server = JsonServer(json_server_binary, tmp_path, {
-        "posts": [{"id": i, "title": f"post {i}", "views": i * 10} for i in range(1, 8)]},
-        logged=True)
-    yield server
-    server.stop()
+def posts(json_server):
+    """A namespace of the run's json-server with seven posts (its requests() are logged)."""
+    for i in range(1, 8):
+        status, _ = json_server.request("POST", "/posts",
+                                        {"id": i, "title": f"post {i}", "views": i * 10})
+        assert status == 201, status
+    return json_server
 
 
 def restapi(tofu, url: str) -> None:

@@ -132,11 +132,11 @@ data "restapi_object" "found" {
     assert 'no object in /posts has title = "five" (4 looked at)' in squash(result.stderr)
 
 
-def test_errors_are_clear_and_lose_no_state(make_tofu, restapi_dir, json_server):
+def test_errors_are_clear_and_lose_no_state(make_tofu, restapi_dir, own_json_server):
     tofu = make_tofu({"restapi": restapi_dir})
 
     # Not a JSON object: a validation error at the attribute, before anything is sent.
-    tofu.write(config(json_server.url, """
+    tofu.write(config(own_json_server.url, """
 resource "restapi_object" "post" {
   path = "/posts"
   data = "[1, 2]"
@@ -146,7 +146,7 @@ resource "restapi_object" "post" {
     assert "must be a JSON object" in squash(result.stderr)
 
     # A path the API does not have: the status and the request, at the script's line.
-    tofu.write(config(json_server.url, POST.replace("/posts", "/nothing-here") % "x"))
+    tofu.write(config(own_json_server.url, POST.replace("/posts", "/nothing-here") % "x"))
     result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
     text = squash(result.stderr)
     assert "restapi_object: create failed" in text
@@ -154,13 +154,13 @@ resource "restapi_object" "post" {
     assert resources(tofu.state()) == {}
 
     # The service goes down: refresh fails with the connection error; the state keeps the object.
-    tofu.write(config(json_server.url, POST % "kept"))
+    tofu.write(config(own_json_server.url, POST % "kept"))
     tofu.apply()
     kept = values(tofu)
-    json_server.stop()
+    own_json_server.server.stop()
     result = tofu.run("plan", "-input=false", ok=(1,))
     text = squash(result.stderr)
     assert "(2 attempts)" in text and "connect" in text.lower(), text
     assert values(tofu) == kept
-    json_server.start()
+    own_json_server.server.start()
     assert tofu.plan_exit_code() == 0

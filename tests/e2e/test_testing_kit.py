@@ -77,7 +77,8 @@ def test_restapi_tests_pass_against_json_server(restapi_dir, json_server, tofu_b
 
 def test_etcd_tests_pass_against_etcd(etcd_dir, etcd, tofu_binary, protocol):
     result = run_tests(etcd_dir, "etcd", TF_ACC="1", ETCD_ENDPOINT=etcd.url,
-                       TF_ACC_TERRAFORM_PATH=str(tofu_binary), LUAFORM_PROTOCOL=str(protocol))
+                       ETCD_TEST_PREFIX=etcd.namespace, TF_ACC_TERRAFORM_PATH=str(tofu_binary),
+                       LUAFORM_PROTOCOL=str(protocol))
     report = result.stdout + result.stderr
     assert result.returncode == 0, report
     assert "  ok    acceptance: etcd_key lifecycle" in result.stdout, report

@@ -1,5 +1,6 @@
--- Tests of the etcd provider against a real etcd: ETCD_ENDPOINT names it
--- (tests/e2e/test_testing_kit.py starts Debian's etcd-server on loopback and runs them):
+-- Tests of the etcd provider against a real etcd: ETCD_ENDPOINT names it, and every key they
+-- make is under ETCD_TEST_PREFIX when it is set (tests/e2e/test_testing_kit.py runs them on the
+-- etcd-server its other scenarios share, each run in a namespace of its own):
 --   ETCD_ENDPOINT=http://127.0.0.1:2379 [TF_ACC=1] terraform-provider-etcd --test
 local testing = require("luaform_testing")
 
@@ -10,11 +11,13 @@ if not endpoint or endpoint == "" then
   error("these tests need a running etcd: set ETCD_ENDPOINT, e.g. http://127.0.0.1:2379", 0)
 end
 
+local namespace = os.getenv("ETCD_TEST_PREFIX") or ""
+
 -- Each test works under a prefix of its own, so tests never see each other's keys.
 local runs = 0
 local function etcd()
   runs = runs + 1
-  local prefix = ("kit-%d-%d/"):format(os.time(), runs)
+  local prefix = ("%skit-%d-%d/"):format(namespace, os.time(), runs)
   return testing.provider { endpoint = endpoint, prefix = prefix }, prefix
 end
 
@@ -72,7 +75,7 @@ test("a key imports by its name, and a missing one imports nothing", function()
 end)
 
 testing.acceptance("etcd_key lifecycle", function()
-  local prefix = ("acc-%d/"):format(os.time())
+  local prefix = ("%sacc-%d/"):format(namespace, os.time())
   local function config(value)
     return ([[
 provider "etcd" {
