@@ -11,9 +11,10 @@ launcher="$dest/terraform"
 here="$(cd "$(dirname "$0")" && pwd)"
 source_file="$here/terraform_launcher.c"
 
-# The launcher is current when it was compiled from this source (a copy is kept beside it).
-if [[ -x "$launcher" ]] && cmp -s "$source_file" "$dest/terraform_launcher.c" &&
-  "$launcher" version >/dev/null 2>&1; then
+# The launcher is current when it is a program compiled from this source (a copy is kept beside
+# it; an older install left a shell script there).
+if [[ -x "$launcher" && "$(head -c 4 "$launcher" | od -An -c | tr -d ' ')" == '177ELF' ]] &&
+  cmp -s "$source_file" "$dest/terraform_launcher.c" && "$launcher" version >/dev/null 2>&1; then
   echo "$launcher"
   exit 0
 fi
