@@ -160,7 +160,8 @@ count_pytest() {
 unit_suites() {
   local label="$1" dir="$2"
   shift 2
-  local names=() commands=() sizes=() logs=() pids=() binary count half i
+  # binaries[i] runs with the options ranges[i] (no spaces in them; the path may have some).
+  local names=() binaries=() ranges=() sizes=() logs=() pids=() binary count half i
   for binary in "$@"; do
     binary="$dir/tests/unit/$binary"
     if [[ "$binary" == */lua_tests ]] &&
@@ -168,24 +169,26 @@ unit_suites() {
       ((count > 1)); then
       half=$((count / 2))
       names+=("${binary##*/} 1-$half" "${binary##*/} $((half + 1))-$count")
-      commands+=("$binary --order-by=name --first=1 --last=$half"
-        "$binary --order-by=name --first=$((half + 1)) --last=$count")
+      binaries+=("$binary" "$binary")
+      ranges+=("--order-by=name --first=1 --last=$half"
+        "--order-by=name --first=$((half + 1)) --last=$count")
       sizes+=("$half" "$((count - half))")
     else
       names+=("${binary##*/}")
-      commands+=("$binary")
+      binaries+=("$binary")
+      ranges+=("")
       sizes+=("")
     fi
   done
-  for i in "${!commands[@]}"; do
+  for i in "${!binaries[@]}"; do
     while (($(jobs -rp | wc -l) >= 2)); do wait -n; done
     logs[i]="$(mktemp)"
     # shellcheck disable=SC2086
-    ${commands[i]} >"${logs[i]}" 2>&1 &
+    "${binaries[i]}" ${ranges[i]} >"${logs[i]}" 2>&1 &
     pids[i]=$!
   done
   local rc line good bad
-  for i in "${!commands[@]}"; do
+  for i in "${!binaries[@]}"; do
     wait "${pids[i]}"
     rc=$?
     cat "${logs[i]}"
