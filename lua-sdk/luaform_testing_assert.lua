@@ -141,9 +141,17 @@ function M.no_errors(result, message)
   end
 end
 
+-- An attribute's address as diagnostics give it ("disk.0.size"), also from the spelling the
+-- kit took before ("disk[0].size", 'tags["env"]').
+local function address_of(attribute)
+  if attribute == nil then return nil end
+  return (attribute:gsub('%["(.-)"%]', ".%1"):gsub("%[(%d+)%]", ".%1"))
+end
+
 -- The first error whose summary or detail contains `text` (and, when given, is about
 -- `attribute`); fails when there is none.
 function M.has_error(result, text, attribute)
+  attribute = address_of(attribute)
   for _, d in ipairs(M.errors(result)) do
     local says = (d.summary .. "\n" .. d.detail):find(text, 1, true)
     if says and (attribute == nil or d.attribute == attribute) then

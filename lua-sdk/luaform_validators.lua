@@ -1,8 +1,9 @@
 -- luaform_validators: the validators behind `tf.v`, for an attribute's `validate` option.
 --
--- A validator is a function(value, path) that returns nil when the value is fine, or a message
--- saying what is wrong. `path` names the attribute as the user wrote it ("disk[0].size"), so
--- messages can say which value they are about. The host calls validators only with known,
+-- A validator is a function(value, path, p) that returns nil when the value is fine, or a
+-- message saying what is wrong. `path` is the attribute's address ("disk.0.size"), so messages
+-- can say which value they are about; `p` is the request every attribute hook gets (the
+-- configured object and resource around the value). The host calls validators only with known,
 -- non-null values, during `validate` and `plan`.
 
 local M = {}
@@ -149,7 +150,7 @@ function M.each(validator)
   if type(validator) ~= "function" then
     error("tf.v.each expects a validator function", CALLER)
   end
-  return function(value, path)
+  return function(value, path, p)
     if type(value) ~= "table" then
       return nil
     end
@@ -159,9 +160,9 @@ function M.each(validator)
     end
     table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
     for _, k in ipairs(keys) do
-      local where = math.type(k) == "integer" and string.format("%s[%d]", path, k - 1)
-        or string.format("%s[%q]", path, k)
-      local problem = validator(value[k], where)
+      local where = math.type(k) == "integer" and string.format("%s.%d", path, k - 1)
+        or string.format("%s.%s", path, k)
+      local problem = validator(value[k], where, p)
       if problem then
         return problem
       end
@@ -173,9 +174,9 @@ end
 --- Passes when every validator passes (the first problem is reported).
 function M.all(...)
   local validators = { ... }
-  return function(value, path)
+  return function(value, path, p)
     for _, validator in ipairs(validators) do
-      local problem = validator(value, path)
+      local problem = validator(value, path, p)
       if problem then
         return problem
       end
@@ -187,10 +188,10 @@ end
 --- Passes when any validator passes; otherwise reports every problem.
 function M.any(...)
   local validators = { ... }
-  return function(value, path)
+  return function(value, path, p)
     local problems = {}
     for _, validator in ipairs(validators) do
-      local problem = validator(value, path)
+      local problem = validator(value, path, p)
       if not problem then
         return nil
       end

@@ -43,15 +43,25 @@
 ---@overload fun(options: luaform.AttributeOptions): luaform.Attribute
 
 --- A check of one known, non-null value: returns nil when it is fine, else a message.
---- `path` names the value as the user wrote it (`"disk[0].size"`).
----@alias luaform.Validator fun(value: any, path: string): string?
+--- `path` is the value's address (`"disk.0.size"`).
+---@alias luaform.Validator fun(value: any, path: string, p: luaform.HookRequest): string?
 
 --- Says whether two spellings are the same value: `address` is the attribute's address
 --- (`"rule.0.host"`), `old` the stored value, `new` the configured or read one.
----@alias luaform.Suppressor fun(address: string, old: any, new: any): boolean
+---@alias luaform.Suppressor fun(address: string, old: any, new: any, p: luaform.HookRequest): boolean
+
+--- The request every hook of one attribute gets, last (a plan function, first). Each field is
+--- there where the step has it; unknown parts are `tf.unknown`.
+---@class luaform.HookRequest
+---@field path string the attribute's address (`"disk.0.size"`)
+---@field config any the configured value (nil when unset, or when the step has no configuration)
+---@field state any the stored value (nil for a new object, or when the step has no state)
+---@field planned any the planned value (plan functions and `requires_replace_if`)
+---@field object table<string, any> the object holding the attribute (an element inside blocks)
+---@field resource table<string, any> the whole resource: the configuration while validating, the plan while planning, what was read or applied while comparing spellings
 
 --- What a `plan` function is given. Unknown parts are `tf.unknown`.
----@class luaform.PlanContext
+---@class luaform.PlanContext : luaform.HookRequest
 ---@field config any the configured value (nil when unset)
 ---@field state any the stored value (nil for a new object)
 ---@field planned any the value planned so far
@@ -74,7 +84,7 @@
 ---@field optional? boolean the configuration may set it
 ---@field computed? boolean the provider sets it (with `optional`: when the configuration does not)
 ---@field force_new? boolean a change replaces the resource
----@field requires_replace_if? fun(old: any, new: any, client: luaform.Client): boolean? decides per change whether it replaces the resource
+---@field requires_replace_if? fun(old: any, new: any, client: luaform.Client, p: luaform.HookRequest): boolean? decides per change whether it replaces the resource
 ---@field plan? fun(p: luaform.PlanContext, client: luaform.Client): any (computed) the value to plan; nil keeps the plan's
 ---@field refine? luaform.Refinement (computed) what is known before apply
 ---@field changes_on_update? boolean (computed) a new value after every update
@@ -87,8 +97,8 @@
 ---@field removed? string setting it is an error with this message
 ---@field validate? luaform.Validator|luaform.Validator[] checks of each known value (see `tf.v`)
 ---@field diff_suppress? luaform.Suppressor counts two spellings as one value (see `tf.suppress`)
----@field state_func? fun(value: any): any the normal form of a value; equal forms are the same value
----@field element_state_func? fun(element: any): string|number|boolean (`tf.set(T)`) the normal form of an element; equal forms are the same element
+---@field state_func? fun(value: any, p: luaform.HookRequest): any the normal form of a value; equal forms are the same value
+---@field element_state_func? fun(element: any, p: luaform.HookRequest): string|number|boolean (`tf.set(T)`) the normal form of an element; equal forms are the same element
 ---@field conflicts_with? string[] addresses that must not be set together with this one
 ---@field required_with? string[] addresses that must be set when this one is
 ---@field exactly_one_of? string[] a group of which exactly one is set
@@ -109,7 +119,7 @@
 ---@field force_new? boolean any change inside replaces the resource
 ---@field min_items? integer fewest blocks (list and set blocks)
 ---@field max_items? integer most blocks (list and set blocks)
----@field element_state_func? fun(element: table): string|number|boolean (`tf.set_block`) the normal form of an element; equal forms are the same element
+---@field element_state_func? fun(element: table, p: luaform.HookRequest): string|number|boolean (`tf.set_block`) the normal form of an element; equal forms are the same element
 ---@field description? luaform.Description documentation
 ---@field deprecated? string still works; using it warns with this message
 
@@ -127,7 +137,7 @@
 ---@field computed? boolean the provider sets it (with `optional`: when the configuration does not)
 ---@field sensitive? boolean hidden in plans, logs and diagnostics
 ---@field force_new? boolean a change replaces the resource
----@field element_state_func? fun(element: table): string|number|boolean (`tf.set_nested`) the normal form of an element; equal forms are the same element
+---@field element_state_func? fun(element: table, p: luaform.HookRequest): string|number|boolean (`tf.set_nested`) the normal form of an element; equal forms are the same element
 ---@field description? luaform.Description documentation
 ---@field deprecated? string still works; using it warns with this message
 

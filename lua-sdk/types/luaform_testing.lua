@@ -8,7 +8,7 @@
 ---@field severity "error"|"warning"
 ---@field summary string
 ---@field detail string
----@field attribute? string the attribute it is about, as `disk[0].size`
+---@field attribute? string the attribute it is about, as its address `disk.0.size`
 
 --- A stored object: its state, private data and identity. Any result of `apply`, `create`,
 --- `read` or `import` is one.
@@ -265,7 +265,7 @@ function testing.no_errors(result, message) end
 --- The first error whose summary or detail contains `text` (about `attribute` when given).
 ---@param result luaform.testing.Checked
 ---@param text string
----@param attribute? string written as `disk[0].size`
+---@param attribute? string the attribute's address, `disk.0.size`
 ---@return luaform.testing.Diagnostic
 function testing.has_error(result, text, attribute) end
 

@@ -38,7 +38,7 @@ def line_of(tofu, text: str) -> int:
     ('  engine = "oracle"',
      'expected engine to be one of "postgres", "mysql", got "oracle"', "", 'engine = "oracle"'),
     ('  engine = "mysql"\n  replica {\n    zone = "us-east-1"\n  }',
-     "replica[0].zone: must be in eu-", "", 'zone = "us-east-1"'),
+     "replica.0.zone: must be in eu-", "", 'zone = "us-east-1"'),
     ('  snapshot = "s1"\n  backup_window = "02:00"',
      "Conflicting configuration arguments", '"backup_window": conflicts with snapshot',
      'backup_window = "02:00"'),

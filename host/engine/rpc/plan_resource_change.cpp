@@ -60,7 +60,8 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
       // requires_replace_if: the logic's verdict on each changed attribute that has one.
       const ReplaceCheck ask = [&](const AttributePath& path, const Value& before,
                                    const Value& after) {
-        return session.requires_replace(req.type_name, path, before, after, diags);
+        return session.requires_replace(req.type_name, path, before, after,
+                                        {planned, config, prior}, diags);
       };
       find_replacements(schema->block, prior, planned, schema->has_update, {},
                         resp.requires_replace, ask);

@@ -75,6 +75,17 @@ struct PlanContext {
   const Value& resource;
 };
 
+// The whole objects an attribute hook is judged in, lent for the call, so the hook can look
+// beyond its own value (helper/schema hands such hooks the ResourceData): `resource` as the step
+// has it (the configuration while validating, the plan while planning, what a read or an apply
+// returned while comparing spellings) and, where the step has them, the configuration and the
+// prior state (null where it has none).
+struct HookObjects {
+  const Value& resource;
+  const Value& config;
+  const Value& prior;
+};
+
 // One object a list resource found: its identity (of the resource's identity type), a name for
 // people, and, when the logic has it at hand, the whole object (of the resource's type). A
 // listed element that is not usable carries a warning instead, and the listing goes on.
@@ -111,26 +122,32 @@ class LogicSession {
   virtual ~LogicSession() = default;
 
   // Runs the validate functions declared for the attribute at `path` (one with has_validate) on
-  // a known, non-null value. Called before configure, so it cannot use the client.
+  // a known, non-null value of the configuration `around.resource`. Called before configure,
+  // so it cannot use the client.
   virtual Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
-                                     const AttributePath& path, const Value& value) = 0;
+                                     const AttributePath& path, const Value& value,
+                                     const HookObjects& around) = 0;
   // True when the resource's diff_suppress / state_func for the attribute at `path` (one with
-  // has_equivalence) counts `earlier` and `later` as the same value. A failing check counts
-  // them as different and explains why in `diags`.
+  // has_equivalence) counts `earlier` and `later` (in `around.resource`) as the same value. A
+  // failing check counts them as different and explains why in `diags`.
   virtual bool same_value(const std::string& resource_type, const AttributePath& path,
-                          const Value& earlier, const Value& later, Diagnostics& diags) = 0;
+                          const Value& earlier, const Value& later, const HookObjects& around,
+                          Diagnostics& diags) = 0;
   // The normal forms the resource's element normaliser of the set at `path` (an attribute or
   // nested object with has_element_normaliser) gives each of `elements`, in order: elements
   // with equal normal forms are the same element. nullopt when it fails, explained in `diags`.
   virtual std::optional<Value::List> normal_forms(const std::string& resource_type,
                                                   const AttributePath& path,
                                                   const Value::List& elements,
+                                                  const HookObjects& around,
                                                   Diagnostics& diags) = 0;
   // The resource's requires_replace_if for the attribute at `path` (one with
   // has_requires_replace_if): true when changing it from `prior` to `planned` (either may hold
-  // unknown values) replaces the object. A failing check explains why in `diags`.
+  // unknown values; `around.resource` is the plan) replaces the object. A failing check
+  // explains why in `diags`.
   virtual bool requires_replace(const std::string& resource_type, const AttributePath& path,
-                                const Value& prior, const Value& planned, Diagnostics& diags) = 0;
+                                const Value& prior, const Value& planned, const HookObjects& around,
+                                Diagnostics& diags) = 0;
   // The resource's plan function for the attribute `attribute` at `at.path` (one with
   // has_plan_function): the value to plan for it. nullopt keeps the plan's value.
   virtual std::optional<Value> plan_attribute(const std::string& resource_type,

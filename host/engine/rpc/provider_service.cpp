@@ -93,7 +93,7 @@ Diagnostics ProviderService::validate(SchemaOwner owner, const std::string& type
     }
     diags.append(
         validate_config(schema.block, config, [&](const AttributePath& path, const Value& value) {
-          return session.validate_value(owner, type_name, path, value);
+          return session.validate_value(owner, type_name, path, value, {config, config, Value()});
         }));
     return diags;
   });

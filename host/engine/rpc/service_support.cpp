@@ -20,7 +20,7 @@ Value keep_same_values(Session& session, const std::string& type_name, const Sch
                        Keeping keeping) {
   if (!has_equivalence(schema.block)) return later;
   return keep_equivalent(schema.block, earlier, later,
-                         session.equivalence(type_name, diags, keeping));
+                         session.equivalence(type_name, later, diags, keeping));
 }
 
 bool start_from_identity(const Schema& schema, const Value& given, const std::string& type_name,

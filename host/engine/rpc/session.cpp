@@ -30,8 +30,9 @@ Session::Session(ProviderLogic& logic,
     : secrets_(std::move(provider_secrets)), hooks_(logic.open_session()) {}
 
 Diagnostics Session::validate_value(SchemaOwner owner, const std::string& type_name,
-                                    const AttributePath& path, const Value& value) {
-  return guarded([&] { return hooks_->validate_value(owner, type_name, path, value); },
+                                    const AttributePath& path, const Value& value,
+                                    const HookObjects& around) {
+  return guarded([&] { return hooks_->validate_value(owner, type_name, path, value, around); },
                  [&](const std::string& why) {
                    return failure("Validation of \"" + path_to_string(path) + "\" failed", why,
                                   path);
@@ -39,19 +40,22 @@ Diagnostics Session::validate_value(SchemaOwner owner, const std::string& type_n
 }
 
 bool Session::same_value(const std::string& resource_type, const AttributePath& path,
-                         const Value& earlier, const Value& later, Diagnostics& diags) {
-  return guarded([&] { return hooks_->same_value(resource_type, path, earlier, later, diags); },
-                 [&](const std::string& why) {
-                   diags.error(resource_type + ": diff_suppress failed", why, path);
-                   return false;
-                 });
+                         const Value& earlier, const Value& later, const HookObjects& around,
+                         Diagnostics& diags) {
+  return guarded(
+      [&] { return hooks_->same_value(resource_type, path, earlier, later, around, diags); },
+      [&](const std::string& why) {
+        diags.error(resource_type + ": diff_suppress failed", why, path);
+        return false;
+      });
 }
 
 std::optional<Value::List> Session::normal_forms(const std::string& resource_type,
                                                  const AttributePath& path,
-                                                 const Value::List& elements, Diagnostics& diags) {
+                                                 const Value::List& elements,
+                                                 const HookObjects& around, Diagnostics& diags) {
   return guarded(
-      [&] { return hooks_->normal_forms(resource_type, path, elements, diags); },
+      [&] { return hooks_->normal_forms(resource_type, path, elements, around, diags); },
       [&](const std::string& why) -> std::optional<Value::List> {
         diags.error(resource_type + ": the normal forms of \"" + path_to_string(path) + "\" failed",
                     why, path);
@@ -59,21 +63,25 @@ std::optional<Value::List> Session::normal_forms(const std::string& resource_typ
       });
 }
 
-Equivalence Session::equivalence(const std::string& resource_type, Diagnostics& diags,
-                                 Keeping keeping) {
-  return {[this, resource_type, &diags](const AttributePath& path, const Value& a, const Value& b) {
-            return same_value(resource_type, path, a, b, diags);
+Equivalence Session::equivalence(const std::string& resource_type, const Value& resource,
+                                 Diagnostics& diags, Keeping keeping) {
+  // Comparing spellings, the step has only the resource the values belong to.
+  return {[this, resource_type, &resource, &diags](const AttributePath& path, const Value& a,
+                                                   const Value& b) {
+            return same_value(resource_type, path, a, b, {resource, Value(), Value()}, diags);
           },
-          [this, resource_type, &diags](const AttributePath& path, const Value::List& elements) {
-            return normal_forms(resource_type, path, elements, diags);
+          [this, resource_type, &resource, &diags](const AttributePath& path,
+                                                   const Value::List& elements) {
+            return normal_forms(resource_type, path, elements, {resource, Value(), Value()}, diags);
           },
           keeping};
 }
 
 bool Session::requires_replace(const std::string& resource_type, const AttributePath& path,
-                               const Value& prior, const Value& planned, Diagnostics& diags) {
+                               const Value& prior, const Value& planned, const HookObjects& around,
+                               Diagnostics& diags) {
   return guarded(
-      [&] { return hooks_->requires_replace(resource_type, path, prior, planned, diags); },
+      [&] { return hooks_->requires_replace(resource_type, path, prior, planned, around, diags); },
       [&](const std::string& why) {
         diags.error(
             resource_type + ": requires_replace_if of \"" + path_to_string(path) + "\" failed", why,

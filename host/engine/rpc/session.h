@@ -28,19 +28,22 @@ class Session {
   SecretScope& secrets() { return secrets_; }
 
   Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
-                             const AttributePath& path, const Value& value);
+                             const AttributePath& path, const Value& value,
+                             const HookObjects& around);
   bool same_value(const std::string& resource_type, const AttributePath& path, const Value& earlier,
-                  const Value& later, Diagnostics& diags);
+                  const Value& later, const HookObjects& around, Diagnostics& diags);
   std::optional<Value::List> normal_forms(const std::string& resource_type,
                                           const AttributePath& path, const Value::List& elements,
-                                          Diagnostics& diags);
+                                          const HookObjects& around, Diagnostics& diags);
   // The resource's own diff_suppress / state_func and element normalisers as keep_equivalent
-  // asks them, through same_value and normal_forms above; their problems go to `diags`, which
-  // must outlive the result, as this session must.
-  Equivalence equivalence(const std::string& resource_type, Diagnostics& diags,
-                          Keeping keeping = Keeping::ByElement);
+  // asks them about values of `resource`, through same_value and normal_forms above; their
+  // problems go to `diags`. `resource` and `diags` must outlive the result, as this session
+  // must.
+  Equivalence equivalence(const std::string& resource_type, const Value& resource,
+                          Diagnostics& diags, Keeping keeping = Keeping::ByElement);
   bool requires_replace(const std::string& resource_type, const AttributePath& path,
-                        const Value& prior, const Value& planned, Diagnostics& diags);
+                        const Value& prior, const Value& planned, const HookObjects& around,
+                        Diagnostics& diags);
   std::optional<Value> plan_attribute(const std::string& resource_type, const Attribute& attribute,
                                       const PlanContext& at, Diagnostics& diags);
   std::optional<Value> upgrade_state(const std::string& type_name, int64_t from_version,

@@ -39,6 +39,30 @@ Value value_at_parts(Value v, const std::vector<std::string>& parts, size_t from
   return v;
 }
 
+Value value_at_path(Value v, const AttributePath& path) {
+  for (const PathStep& step : path) {
+    if (v.is_unknown()) return Value::unknown(Type::dynamic());
+    if (v.is_null()) return Value();
+    if (const auto* index = std::get_if<ElementIndex>(&step)) {
+      const Value::List* elements = list_data(v);
+      if (!elements || index->index < 0 || static_cast<size_t>(index->index) >= elements->size()) {
+        return Value();
+      }
+      v = (*elements)[static_cast<size_t>(index->index)];
+      continue;
+    }
+    const std::string& key = std::holds_alternative<AttributeName>(step)
+                                 ? std::get<AttributeName>(step).name
+                                 : std::get<ElementKey>(step).key;
+    const Value::Object* members = object_data(v);
+    if (!members) return Value();
+    auto it = members->find(key);
+    if (it == members->end()) return Value();
+    v = it->second;
+  }
+  return v;
+}
+
 Value unknowns_to_null(const Value& v) {
   return unknowns_from(v, Value());
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "host/engine/value/diagnostics.h"
 #include "host/engine/value/value.h"
 
 namespace luaform::engine {
@@ -24,6 +25,10 @@ std::vector<std::string> split_address(const std::string& address);
 // index, map and object members by key. Unknown where the walk meets an unknown value; a null
 // of the dynamic type where it leads nowhere (a null, a missing member, a bad index).
 Value value_at_parts(Value v, const std::vector<std::string>& parts, size_t from);
+
+// The value at `path` in `v`: attributes and map keys by name, list, set and tuple elements
+// by position. Unknown where the walk meets an unknown value; null where it leads nowhere.
+Value value_at_path(Value v, const AttributePath& path);
 
 // The elements of a known list, set or tuple; null for any other value. Lets the codecs
 // write a value that does not match its declared type as null instead of failing.

@@ -130,22 +130,23 @@ class LuaSession : public engine::LogicSession {
   explicit LuaSession(LuaProvider& provider) : provider_(provider) {}
 
   Diagnostics validate_value(engine::SchemaOwner owner, const std::string& type_name,
-                             const engine::AttributePath& path,
-                             const engine::Value& value) override {
-    return state().validate(owner, type_name, path, value);
+                             const engine::AttributePath& path, const engine::Value& value,
+                             const engine::HookObjects& around) override {
+    return state().validate(owner, type_name, path, value, around);
   }
 
   bool same_value(const std::string& type_name, const engine::AttributePath& path,
                   const engine::Value& earlier, const engine::Value& later,
-                  Diagnostics& diags) override {
-    return state().same_value(type_name, path, earlier, later, diags);
+                  const engine::HookObjects& around, Diagnostics& diags) override {
+    return state().same_value(type_name, path, earlier, later, around, diags);
   }
 
   std::optional<engine::Value::List> normal_forms(const std::string& type_name,
                                                   const engine::AttributePath& path,
                                                   const engine::Value::List& elements,
+                                                  const engine::HookObjects& around,
                                                   Diagnostics& diags) override {
-    return state().normal_forms(type_name, path, elements, diags);
+    return state().normal_forms(type_name, path, elements, around, diags);
   }
 
   std::optional<engine::Value> plan_attribute(const std::string& type_name,
@@ -159,10 +160,10 @@ class LuaSession : public engine::LogicSession {
 
   bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
                         const engine::Value& prior, const engine::Value& planned,
-                        Diagnostics& diags) override {
+                        const engine::HookObjects& around, Diagnostics& diags) override {
     ScriptState* configured = configured_state(diags);
     if (configured == nullptr) return false;
-    return configured->requires_replace(type_name, path, prior, planned, diags);
+    return configured->requires_replace(type_name, path, prior, planned, around, diags);
   }
 
   // Upgrade functions may call the API (helper/schema passes them the client too); before

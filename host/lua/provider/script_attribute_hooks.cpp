@@ -4,6 +4,7 @@
 
 #include "host/lua/provider/script_state.h"
 
+#include "host/engine/value/value_walk.h"
 #include "host/lua/core/value_conversion.h"
 
 namespace luaform::lua {
@@ -25,15 +26,48 @@ void replace_with_attribute_spec(lua_State* S, const engine::AttributePath& path
   }
 }
 
+// Which of the attribute's own values the request of a hook holds besides `config` and `state`:
+// a plan hook's resource is the plan, so it holds the planned value too.
+enum class Step { Validate, Compare, Plan };
+
+void set_value_field(lua_State* S, const engine::Value& value, const char* name) {
+  if (value.is_null()) return;
+  push_value(S, value, Unknowns::Marked);
+  lua_setfield(S, -2, name);
+}
+
+// Pushes the request `p` every hook of the attribute at `path` gets (see ScriptState::validate).
+void push_request(lua_State* S, const engine::AttributePath& path,
+                  const engine::HookObjects& around, Step step) {
+  lua_createtable(S, 0, 6);
+  const std::string address = engine::path_to_address(path);
+  lua_pushlstring(S, address.data(), address.size());
+  lua_setfield(S, -2, "path");
+  set_value_field(S, engine::value_at_path(around.config, path), "config");
+  set_value_field(S, engine::value_at_path(around.prior, path), "state");
+  if (step == Step::Plan)
+    set_value_field(S, engine::value_at_path(around.resource, path), "planned");
+  push_value(S, around.resource, Unknowns::Marked);
+  if (path.size() <= 1) {
+    lua_pushvalue(S, -1);  // at the top of the resource the object is the resource
+  } else {
+    const engine::AttributePath holder(path.begin(), path.end() - 1);
+    push_value(S, engine::value_at_path(around.resource, holder), Unknowns::Marked);
+  }
+  lua_setfield(S, -3, "object");
+  lua_setfield(S, -2, "resource");
+}
+
 }  // namespace
 
 engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::string& type_name,
                                           const engine::AttributePath& path,
-                                          const engine::Value& value) {
+                                          const engine::Value& value,
+                                          const engine::HookObjects& around) {
   engine::Diagnostics diags;
   const Definition* definition = definition_of(owner, type_name);
   if (!definition) return diags;
-  const std::string where = engine::path_to_string(path);
+  const std::string where = engine::path_to_address(path);
   std::vector<std::string> messages;
   auto call = invocation({type_name, schema_of(owner, type_name)},
                          deadline(HookKind::Check, "validate of \"" + where + "\""));
@@ -42,6 +76,8 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
     replace_with_attribute_spec(S, path);
     lua_getfield(S, -1, "validate");
     const int validators = lua_gettop(S);
+    push_request(S, path, around, Step::Validate);
+    const int request = lua_gettop(S);
     const bool single = lua_isfunction(S, validators);
     const lua_Integer n = single ? 1 : static_cast<lua_Integer>(lua_rawlen(S, validators));
     for (lua_Integer i = 1; i <= n; ++i) {
@@ -52,7 +88,8 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
       }
       push_value(S, value);
       lua_pushlstring(S, where.data(), where.size());
-      lua_call(S, 2, 1);
+      lua_pushvalue(S, request);
+      lua_call(S, 3, 1);
       if (lua_type(S, -1) == LUA_TSTRING) {
         messages.emplace_back(lua_tostring(S, -1));
       } else if (!lua_isnil(S, -1)) {
@@ -70,7 +107,7 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
 
 bool ScriptState::same_value(const std::string& type_name, const engine::AttributePath& path,
                              const engine::Value& earlier, const engine::Value& later,
-                             engine::Diagnostics& diags) {
+                             const engine::HookObjects& around, engine::Diagnostics& diags) {
   const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
   if (!definition) return false;
   bool same = false;
@@ -81,24 +118,29 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     const int spec = lua_gettop(S);
-    // diff_suppress(address, old, new) -> true when the two are the same value.
+    push_request(S, path, around, Step::Compare);
+    const int request = lua_gettop(S);
+    // diff_suppress(address, old, new, p) -> true when the two are the same value.
     if (lua_getfield(S, spec, "diff_suppress") == LUA_TFUNCTION) {
       const std::string address = engine::path_to_address(path);
       lua_pushlstring(S, address.data(), address.size());
       push_value(S, earlier);
       push_value(S, later);
-      lua_call(S, 3, 1);
+      lua_pushvalue(S, request);
+      lua_call(S, 4, 1);
       same = lua_toboolean(S, -1) != 0;
     }
     lua_pop(S, 1);
-    // state_func(value) -> the normal form; equal normal forms are the same value.
+    // state_func(value, p) -> the normal form; equal normal forms are the same value.
     if (!same && lua_getfield(S, spec, "state_func") == LUA_TFUNCTION) {
       lua_pushvalue(S, -1);
       push_value(S, earlier);
-      lua_call(S, 1, 1);
+      lua_pushvalue(S, request);
+      lua_call(S, 2, 1);
       lua_insert(S, -2);
       push_value(S, later);
-      lua_call(S, 1, 1);
+      lua_pushvalue(S, request);
+      lua_call(S, 2, 1);
       same = lua_compare(S, -1, -2, LUA_OPEQ) != 0;
     }
   });
@@ -112,6 +154,7 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
 std::optional<engine::Value::List> ScriptState::normal_forms(const std::string& type_name,
                                                              const engine::AttributePath& path,
                                                              const engine::Value::List& elements,
+                                                             const engine::HookObjects& around,
                                                              engine::Diagnostics& diags) {
   const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
   if (!definition) return std::nullopt;
@@ -128,10 +171,13 @@ std::optional<engine::Value::List> ScriptState::normal_forms(const std::string& 
                                engine::path_to_string(path));
     }
     const int normaliser = lua_gettop(S);
+    push_request(S, path, around, Step::Compare);
+    const int request = lua_gettop(S);
     for (const engine::Value& element : elements) {
       lua_pushvalue(S, normaliser);
       push_value(S, element);
-      lua_call(S, 1, 1);
+      lua_pushvalue(S, request);
+      lua_call(S, 2, 1);
       // Compared as state_func's forms are: a string, a number or a boolean.
       switch (lua_type(S, -1)) {
         case LUA_TSTRING: {
@@ -188,7 +234,10 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
-    lua_createtable(S, 0, 5);
+    lua_createtable(S, 0, 6);
+    const std::string address = engine::path_to_address(path);
+    lua_pushlstring(S, address.data(), address.size());
+    lua_setfield(S, -2, "path");
     const auto field = [&](const engine::Value& object, const char* name) {
       if (object.is_known() && !object.is_null()) {
         push_value(S, object.get_attribute(attribute.name), Unknowns::Marked);
@@ -227,7 +276,7 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
 
 bool ScriptState::requires_replace(const std::string& type_name, const engine::AttributePath& path,
                                    const engine::Value& prior, const engine::Value& planned,
-                                   engine::Diagnostics& diags) {
+                                   const engine::HookObjects& around, engine::Diagnostics& diags) {
   const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
   if (!definition) return false;
   bool replace = false;
@@ -241,7 +290,8 @@ bool ScriptState::requires_replace(const std::string& type_name, const engine::A
     push_value(S, prior, Unknowns::Marked);
     push_value(S, planned, Unknowns::Marked);
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
-    lua_call(S, 3, 1);
+    push_request(S, path, around, Step::Plan);
+    lua_call(S, 4, 1);
     replace = lua_toboolean(S, -1) != 0;
   });
   diags.append(call.report(

@@ -46,34 +46,41 @@ class ScriptState {
   // Runs provider.lua's configure(config) and keeps what it returns as the client. `secrets`
   // are the configuration's sensitive texts, hidden from this state's log lines from now on.
   engine::Diagnostics configure(const engine::Value& config, std::vector<std::string> secrets);
-  // Runs the validate functions of the attribute at `path` in the definition of `owner` /
-  // `type_name` on `value`: each message a validator returns is an error diagnostic.
+  // Each hook of one attribute gets, last, the request `p` (the guide's "The request of an
+  // attribute hook"): `path` (the address "disk.0.size"), the attribute's `config`, `state`
+  // and `planned` values where the step has them, the object holding it as `object` and the
+  // whole resource as `resource` (engine::HookObjects); unknown parts arrive as tf.unknown.
+  //
+  // Runs the validate functions, fn(value, path, p), of the attribute at `path` in the
+  // definition of `owner` / `type_name` on `value`: each message a validator returns is an
+  // error diagnostic.
   engine::Diagnostics validate(engine::SchemaOwner owner, const std::string& type_name,
-                               const engine::AttributePath& path, const engine::Value& value);
-  // The resource's diff_suppress / state_func verdict on two values of the attribute at `path`
-  // (see ProviderLogic::same_value).
+                               const engine::AttributePath& path, const engine::Value& value,
+                               const engine::HookObjects& around);
+  // The resource's diff_suppress(address, old, new, p) / state_func(value, p) verdict on two
+  // values of the attribute at `path` (see ProviderLogic::same_value).
   bool same_value(const std::string& type_name, const engine::AttributePath& path,
                   const engine::Value& earlier, const engine::Value& later,
-                  engine::Diagnostics& diags);
-  // The normal forms the resource's element_state_func of the set at `path` gives each of
-  // `elements` (see ProviderLogic::normal_forms): strings, numbers or booleans.
+                  const engine::HookObjects& around, engine::Diagnostics& diags);
+  // The normal forms the resource's element_state_func(element, p) of the set at `path` gives
+  // each of `elements` (see ProviderLogic::normal_forms): strings, numbers or booleans.
   std::optional<engine::Value::List> normal_forms(const std::string& type_name,
                                                   const engine::AttributePath& path,
                                                   const engine::Value::List& elements,
+                                                  const engine::HookObjects& around,
                                                   engine::Diagnostics& diags);
-  // The resource's plan(p, client) for `attribute` at `at.path`, where p holds the attribute's
-  // `config`, `state` and `planned` values, the planned object holding it as `object` and the
-  // whole planned resource as `resource` (see ProviderLogic::plan_attribute); unknown parts
-  // arrive as tf.unknown.
+  // The resource's plan(p, client) for `attribute` at `at.path`, where p's `object` is the
+  // planned object holding it and `resource` the whole planned resource (see
+  // ProviderLogic::plan_attribute).
   std::optional<engine::Value> plan_attribute(const std::string& type_name,
                                               const engine::Attribute& attribute,
                                               const engine::PlanContext& at,
                                               engine::Diagnostics& diags);
-  // The resource's requires_replace_if(old, new, client) verdict for the attribute at `path`
-  // (see ProviderLogic::requires_replace); unknown parts arrive as tf.unknown.
+  // The resource's requires_replace_if(old, new, client, p) verdict for the attribute at
+  // `path` (see ProviderLogic::requires_replace).
   bool requires_replace(const std::string& type_name, const engine::AttributePath& path,
                         const engine::Value& prior, const engine::Value& planned,
-                        engine::Diagnostics& diags);
+                        const engine::HookObjects& around, engine::Diagnostics& diags);
   // Runs the resource's upgrade functions (`upgrade`, or `identity.upgrade` for identities) on
   // a stored state or identity from `from_version` up to the current version `to_version` (see
   // ProviderLogic::upgrade_state and upgrade_identity).

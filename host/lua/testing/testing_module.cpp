@@ -121,7 +121,7 @@ void push_diagnostics(lua_State* L, const engine::Diagnostics& diags) {
     lua_pushlstring(L, d.detail.data(), d.detail.size());
     lua_setfield(L, -2, "detail");
     if (!d.path.empty()) {
-      lua_pushstring(L, engine::path_to_string(d.path).c_str());
+      lua_pushstring(L, engine::path_to_address(d.path).c_str());
       lua_setfield(L, -2, "attribute");
     }
     lua_rawseti(L, -2, ++i);
@@ -231,7 +231,7 @@ int plan(lua_State* L) {
     lua_createtable(L, static_cast<int>(resp.requires_replace.size()), 0);
     lua_Integer i = 0;
     for (const auto& path : resp.requires_replace) {
-      lua_pushstring(L, engine::path_to_string(path).c_str());
+      lua_pushstring(L, engine::path_to_address(path).c_str());
       lua_rawseti(L, -2, ++i);
     }
     lua_setfield(L, -2, "requires_replace");
@@ -427,11 +427,11 @@ int equivalent(lua_State* L) {
   const engine::Block& block = found->second.block;
   const Type type = block.implied_type();
   const Value applied = pull(L, 2, type, type_name);
-  Value imported = pull(L, 3, type, type_name);
+  const Value read = pull(L, 3, type, type_name);
   engine::Session session(*logic);
   engine::Diagnostics diags;
-  imported =
-      engine::keep_equivalent(block, applied, imported, session.equivalence(type_name, diags));
+  Value imported =
+      engine::keep_equivalent(block, applied, read, session.equivalence(type_name, read, diags));
   imported = engine::keep_zero_spelling(block, applied, imported);
   // Computed values and blocks too: the plan never compares the first, and pairs a block left
   // out with an empty list, but here they are read back, and null is still the same as its

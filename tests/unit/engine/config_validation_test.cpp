@@ -170,6 +170,14 @@ TEST_CASE("validate functions see known values by path, inside blocks too") {
   CHECK(f.logic->validated ==
         std::vector<std::string>{"port=5432", "replica[0].zone=\"a\"", "replica[1].zone=\"zz\""});
   CHECK(text(d) == "E zone zz does not exist |  @replica[1].zone\n");
+  // Each validator is judged in the whole configuration; there is no state yet.
+  REQUIRE(f.logic->arounds.size() == 3);
+  for (const auto& around : f.logic->arounds) {
+    CHECK(around.hook == "validate");
+    CHECK(around.resource.get_attribute("port") == Value::number(5432));
+    CHECK(around.config == around.resource);
+    CHECK(around.prior.is_null());
+  }
 }
 
 TEST_CASE("a block count outside min_items and max_items is an error naming the block") {

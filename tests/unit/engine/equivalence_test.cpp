@@ -147,6 +147,11 @@ TEST_CASE("read keeps the stored spelling when the object reports an equivalent 
   const Value read = resp.new_state;
   CHECK(read.get_attribute("path") == Value::string("/Data"));
   CHECK(read.get_attribute("content") == Value::string("drifted"));
+  // The comparison is judged in what the read returned.
+  REQUIRE(f.logic->arounds.size() == 1);
+  CHECK(f.logic->arounds[0].hook == "same_value");
+  CHECK(f.logic->arounds[0].resource.get_attribute("content") == Value::string("drifted"));
+  CHECK(f.logic->arounds[0].config.is_null());
 }
 
 TEST_CASE("apply keeps the planned spelling when the script sets an equivalent one") {
@@ -234,7 +239,8 @@ struct SetFixture {
     return {[](const AttributePath&, const Value&, const Value&) { return false; },
             [this](const AttributePath& path, const Value::List& elements) {
               Diagnostics diags;
-              return logic->normal_forms("test_zone", path, elements, diags);
+              return logic->normal_forms("test_zone", path, elements, {Value(), Value(), Value()},
+                                         diags);
             },
             keeping};
   }

@@ -88,6 +88,14 @@ TEST_CASE("requires_replace_if is asked about a change only, and its verdict dec
   CHECK(shrunk.requires_replace == std::vector<AttributePath>{{AttributeName{"content"}}});
   CHECK(f.logic->asked_replace ==
         std::vector<std::string>{"content:\"x\"->\"xyz\"", "content:\"x\"->\"\""});
+  // The hook is judged in the whole plan, with the configuration and the stored object beside.
+  const auto& around = f.logic->arounds.back();
+  CHECK(around.hook == "requires_replace");
+  CHECK(around.resource.get_attribute("content") == Value::string(""));
+  CHECK(around.resource.get_attribute("sha") == Value::string("abc"));
+  CHECK(around.config.get_attribute("content") == Value::string(""));
+  CHECK(around.config.get_attribute("sha").is_null());
+  CHECK(around.prior == f.stored());
 }
 
 TEST_CASE("the modifiers are refused where they cannot work") {

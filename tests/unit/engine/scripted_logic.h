@@ -19,21 +19,23 @@ struct ForwardingSession : LogicSession {
   explicit ForwardingSession(LogicSession& to) : to(to) {}
   LogicSession& to;
   Diagnostics validate_value(SchemaOwner owner, const std::string& type_name,
-                             const AttributePath& path, const Value& value) override {
-    return to.validate_value(owner, type_name, path, value);
+                             const AttributePath& path, const Value& value,
+                             const HookObjects& around) override {
+    return to.validate_value(owner, type_name, path, value, around);
   }
   bool same_value(const std::string& type_name, const AttributePath& path, const Value& earlier,
-                  const Value& later, Diagnostics& diags) override {
-    return to.same_value(type_name, path, earlier, later, diags);
+                  const Value& later, const HookObjects& around, Diagnostics& diags) override {
+    return to.same_value(type_name, path, earlier, later, around, diags);
   }
   std::optional<Value::List> normal_forms(const std::string& type_name, const AttributePath& path,
-                                          const Value::List& elements,
+                                          const Value::List& elements, const HookObjects& around,
                                           Diagnostics& diags) override {
-    return to.normal_forms(type_name, path, elements, diags);
+    return to.normal_forms(type_name, path, elements, around, diags);
   }
   bool requires_replace(const std::string& type_name, const AttributePath& path, const Value& prior,
-                        const Value& planned, Diagnostics& diags) override {
-    return to.requires_replace(type_name, path, prior, planned, diags);
+                        const Value& planned, const HookObjects& around,
+                        Diagnostics& diags) override {
+    return to.requires_replace(type_name, path, prior, planned, around, diags);
   }
   std::optional<Value> plan_attribute(const std::string& type_name, const Attribute& attribute,
                                       const PlanContext& at, Diagnostics& diags) override {
@@ -93,11 +95,23 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
                                   Diagnostics& diags) override {
     return mover(source, target, diags);
   }
+  // The whole objects each attribute hook was judged in (HookObjects), hook by hook.
+  struct Around {
+    std::string hook;
+    Value resource;
+    Value config;
+    Value prior;
+  };
+  std::vector<Around> arounds;
+  void record(const char* hook, const HookObjects& around) {
+    arounds.push_back({hook, around.resource, around.config, around.prior});
+  }
   // Validation callbacks by attribute path ("disk[0].size"); values seen are recorded.
   std::map<std::string, std::function<Diagnostics(const Value&)>> validators;
   std::vector<std::string> validated;
   Diagnostics validate_value(SchemaOwner, const std::string&, const AttributePath& path,
-                             const Value& value) override {
+                             const Value& value, const HookObjects& around) override {
+    record("validate", around);
     const std::string name = path_to_string(path);
     validated.push_back(name + "=" + value.to_display_string());
     auto it = validators.find(name);
@@ -107,7 +121,8 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
   std::map<std::string, std::function<bool(const Value&, const Value&)>> equivalences;
   std::vector<std::string> compared;
   bool same_value(const std::string&, const AttributePath& path, const Value& earlier,
-                  const Value& later, Diagnostics&) override {
+                  const Value& later, const HookObjects& around, Diagnostics&) override {
+    record("same_value", around);
     const std::string name = path_to_string(path);
     compared.push_back(name + ":" + earlier.to_display_string() + "~" + later.to_display_string());
     auto it = equivalences.find(name);
@@ -118,7 +133,9 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
   std::map<std::string, std::function<Value(const Value&)>> normalisers;
   std::vector<std::string> normalised;
   std::optional<Value::List> normal_forms(const std::string&, const AttributePath& path,
-                                          const Value::List& elements, Diagnostics&) override {
+                                          const Value::List& elements, const HookObjects& around,
+                                          Diagnostics&) override {
+    record("normal_forms", around);
     const std::string name = path_to_string(path);
     auto it = normalisers.find(name);
     Value::List forms;
@@ -132,7 +149,8 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
   std::map<std::string, std::function<bool(const Value&, const Value&)>> replacers;
   std::vector<std::string> asked_replace;
   bool requires_replace(const std::string&, const AttributePath& path, const Value& prior,
-                        const Value& planned, Diagnostics&) override {
+                        const Value& planned, const HookObjects& around, Diagnostics&) override {
+    record("requires_replace", around);
     const std::string name = path_to_string(path);
     asked_replace.push_back(name + ":" + prior.to_display_string() + "->" +
                             planned.to_display_string());

@@ -45,12 +45,12 @@ struct LeakyLogic : ScriptedLogic {
     return std::nullopt;
   }
   bool requires_replace(const std::string&, const AttributePath&, const Value& prior, const Value&,
-                        Diagnostics& diags) override {
+                        const HookObjects&, Diagnostics& diags) override {
     diags.append(leak("requires_replace_if", prior.as_string()));
     return false;
   }
   bool same_value(const std::string&, const AttributePath&, const Value& earlier, const Value&,
-                  Diagnostics& diags) override {
+                  const HookObjects&, Diagnostics& diags) override {
     diags.append(leak("diff_suppress", earlier.as_string()));
     return false;
   }
@@ -65,7 +65,7 @@ struct LeakyLogic : ScriptedLogic {
     return std::nullopt;
   }
   Diagnostics validate_value(SchemaOwner, const std::string&, const AttributePath&,
-                             const Value& value) override {
+                             const Value& value, const HookObjects&) override {
     return value.is_known() && value.type().kind() == TypeKind::String
                ? leak("validate", value.as_string())
                : Diagnostics{};

@@ -133,7 +133,7 @@ TEST_CASE("tf.warn reaches the CLI from configure, validators and plan functions
 
   const engine::Diagnostics validated = t.logic->open_session()->validate_value(
       engine::SchemaOwner::Resource, "test_thing", {engine::AttributeName{"name"}},
-      Value::string("odd"));
+      Value::string("odd"), {Value(), Value(), Value()});
   REQUIRE(validated.items().size() == 1);
   CHECK(validated.items()[0].severity == engine::Severity::Warning);
   CHECK(validated.items()[0].summary == "an odd name");
@@ -166,7 +166,7 @@ TEST_CASE("validators and plan functions end at their kind's deadline, which pro
   const auto start = std::chrono::steady_clock::now();
   const engine::Diagnostics validated = t.logic->open_session()->validate_value(
       engine::SchemaOwner::Resource, "test_thing", {engine::AttributeName{"name"}},
-      Value::string("loop"));
+      Value::string("loop"), {Value(), Value(), Value()});
   REQUIRE(validated.has_errors());
   CHECK_MESSAGE(validated.items()[0].summary ==
                     "validate of \"name\" did not finish within its timeout of 0.2s "

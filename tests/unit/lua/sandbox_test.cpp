@@ -209,7 +209,7 @@ return tf.resource {
   // The other resource's validator (which calls type()) runs on the same state as before.
   const auto checked = logic->open_session()->validate_value(
       engine::SchemaOwner::Resource, "test_careful", {engine::AttributeName{"size"}},
-      engine::Value::number(0));
+      engine::Value::number(0), {engine::Value(), engine::Value(), engine::Value()});
   REQUIRE(checked.has_errors());
   CHECK(checked.items()[0].detail.find("attempt to call") == std::string::npos);
 }

@@ -250,6 +250,8 @@ return tf.resource {
       end },
     } },
     name = tf.string { optional = true, validate = function(v) return v.missing.field end },
+    hosts = tf.list(tf.string) { optional = true, validate = tf.v.each(tf.v.not_empty()) },
+    labels = tf.map(tf.string) { optional = true, validate = tf.v.each(tf.v.not_empty()) },
   },
   create = function() end, read = function() end, delete = function() end,
 }
@@ -258,7 +260,9 @@ return tf.resource {
   REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   const auto owner = engine::SchemaOwner::Resource;
   auto validate = [&](engine::AttributePath path, engine::Value v) {
-    return all_text(logic->open_session()->validate_value(owner, "test_db", path, v));
+    const engine::Value none;
+    return all_text(
+        logic->open_session()->validate_value(owner, "test_db", path, v, {none, none, none}));
   };
   using engine::AttributeName;
   using engine::Value;
@@ -270,12 +274,87 @@ return tf.resource {
   CHECK(validate({AttributeName{"engine"}}, Value::string("oracle")) ==
         "expected engine to be one of \"pg\", \"mysql\", got \"oracle\" | \n");
   CHECK(validate({AttributeName{"replica"}, engine::ElementIndex{1}, AttributeName{"zone"}},
-                 Value::string("us-east-1")) == "replica[1].zone must be a zone in Europe | \n");
+                 Value::string("us-east-1")) == "replica.1.zone must be a zone in Europe | \n");
+  // tf.v.each names the element by its address too.
+  CHECK(validate({AttributeName{"hosts"}},
+                 Value::list(engine::Type::string(), {Value::string("a"), Value::string("")})) ==
+        "expected hosts.1 not to be empty | \n");
+  CHECK(validate({AttributeName{"labels"}},
+                 Value::map(engine::Type::string(), {{"env", Value::string("")}})) ==
+        "expected labels.env not to be empty | \n");
   const std::string failed = validate({AttributeName{"name"}}, Value::string("x"));
   CHECK_MESSAGE(failed.starts_with("attempt to index"), failed);
   CHECK_MESSAGE(
       failed.find("Validation of \"name\" failed at resource_db.lua:11.") != std::string::npos,
       failed);
+}
+
+TEST_CASE("every attribute hook gets the request p: its address, object and resource") {
+  ProviderDir dir;
+  dir.write("resource_req.lua", R"(local tf = require("luaform")
+local function seen(p)
+  return string.format("%s in %s of %s: config=%s state=%s planned=%s", p.path,
+    tostring(p.object.zone), tostring(p.resource.name), tostring(p.config), tostring(p.state),
+    tostring(p.planned))
+end
+return tf.resource {
+  schema = {
+    name = tf.string { optional = true },
+    replica = tf.list_block { schema = {
+      zone = tf.string { optional = true },
+      size = tf.number { optional = true, validate = function(_, path, p)
+        return path .. " | " .. seen(p)
+      end },
+      label = tf.string { optional = true, diff_suppress = function(_, old, new, p)
+        return p.resource.name == "lenient" and old:lower() == new:lower()
+      end },
+      tags = tf.set(tf.string) { optional = true, element_state_func = function(tag, p)
+        return p.path .. "=" .. tag:lower()
+      end },
+    } },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance req(*logic, "test_req");
+  using engine::AttributeName;
+  using engine::ElementIndex;
+  using engine::Value;
+  const engine::Type replica = req.schema.block.find_block("replica")->block.implied_type();
+  const auto resource = [&](const char* name) {
+    return req.object(
+        {{"name", Value::string(name)},
+         {"replica",
+          Value::list(replica, {Value::object(replica, {{"zone", Value::string("a")}}),
+                                Value::object(replica, {{"zone", Value::string("b")},
+                                                        {"size", Value::number(3)}})})}});
+  };
+  const Value none;
+  const Value config = resource("db");
+  const engine::AttributePath size{AttributeName{"replica"}, ElementIndex{1},
+                                   AttributeName{"size"}};
+  // A validator: the configuration is the resource; the path is the address.
+  CHECK(all_text(logic->open_session()->validate_value(engine::SchemaOwner::Resource, "test_req",
+                                                       size, Value::number(3),
+                                                       {config, config, none})) ==
+        "replica.1.size | replica.1.size in b of db: config=3 state=nil planned=nil | \n");
+  // diff_suppress sees the resource its values belong to.
+  const engine::AttributePath label{AttributeName{"replica"}, ElementIndex{0},
+                                    AttributeName{"label"}};
+  engine::Diagnostics diags;
+  const Value lenient = resource("lenient");
+  CHECK(logic->open_session()->same_value("test_req", label, Value::string("A"), Value::string("a"),
+                                          {lenient, none, none}, diags));
+  CHECK_FALSE(logic->open_session()->same_value("test_req", label, Value::string("A"),
+                                                Value::string("a"), {config, none, none}, diags));
+  // element_state_func gets the set's address.
+  const auto forms = logic->open_session()->normal_forms(
+      "test_req", {AttributeName{"replica"}, ElementIndex{0}, AttributeName{"tags"}},
+      {Value::string("X")}, {config, none, none}, diags);
+  REQUIRE_MESSAGE(diags.empty(), all_text(diags));
+  CHECK(forms == Value::List{Value::string("replica.0.tags=x")});
 }
 
 TEST_CASE("mistakes in validation options are load errors at the attribute's line") {
@@ -330,7 +409,7 @@ return tf.resource {
   engine::Diagnostics diags;
   auto same = [&](engine::AttributePath path, const char* a, const char* b) {
     return logic->open_session()->same_value("test_site", path, Value::string(a), Value::string(b),
-                                             diags);
+                                             {Value(), Value(), Value()}, diags);
   };
   CHECK(same({AttributeName{"name"}}, "Web", "WEB"));
   CHECK_FALSE(same({AttributeName{"name"}}, "web", "web2"));
@@ -409,7 +488,8 @@ return tf.resource {
   using engine::Value;
   engine::Diagnostics diags;
   auto forms = [&](engine::AttributePath path, Value::List elements) {
-    return logic->open_session()->normal_forms("test_zone", path, elements, diags);
+    return logic->open_session()->normal_forms("test_zone", path, elements,
+                                               {Value(), Value(), Value()}, diags);
   };
   CHECK(forms({AttributeName{"records"}}, {Value::string("2001:DB8::1")}) ==
         Value::List{Value::string("2001:db8::1")});
@@ -437,7 +517,8 @@ return tf.resource {
       broken);
   engine::Diagnostics shaped_diags;
   CHECK_FALSE(logic->open_session()->normal_forms("test_zone", {AttributeName{"shaped"}},
-                                                  {Value::string("a")}, shaped_diags));
+                                                  {Value::string("a")}, {Value(), Value(), Value()},
+                                                  shaped_diags));
   const std::string shaped = all_text(shaped_diags);
   CHECK_MESSAGE(shaped.find("element_state_func returned a table; return the element's normal "
                             "form as a string, number or boolean") != std::string::npos,
