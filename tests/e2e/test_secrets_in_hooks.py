@@ -49,6 +49,10 @@ def test_every_hook_hides_the_secrets_it_quotes(make_tofu, test_provider):
     # The create logged the password as a field name and in a URL: both hidden, both spoke.
     assert "as a field name" in log, f"no field named by the password in {tofu.log}"
     assert "/tokens/***" in log, f"no hidden URL path in {tofu.log}"
+    # A secret the create made is hidden in the line it logged just after setting it.
+    serial = tofu.state()["values"]["root_module"]["resources"][0]["values"]["serial"]
+    assert serial.startswith("serial-") and serial not in log, f"{serial} in {tofu.log}"
+    assert "made serial ***" in log, f"no hidden serial in {tofu.log}"
     # The hooks did speak, with the secrets hidden: validate, plan and customize_diff at least.
     for hook in ("validate sees password ***", "plan sees password *** and token ***",
                  "customize sees password *** and token ***"):

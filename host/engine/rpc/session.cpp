@@ -134,15 +134,13 @@ std::optional<Value> Session::move_state(const std::string& target_type, const M
 }
 
 Diagnostics Session::call(Operation op, const std::string& type_name, ResourceData& d) {
-  Diagnostics diags =
-      guarded([&] { return hooks_->call(op, type_name, d); },
-              [&](const std::string& why) {
-                return failure(type_name + ": " + operation_name(op) + " failed", why);
-              });
-  // What the call set (a generated password) is a secret of the RPC from now on: the session
-  // hides it, here and in whatever else the RPC reports, when it returns.
+  // The sensitive values `d` holds are the RPC's secrets while the call runs (its log lines hide
+  // them); what the call sets sensitive joins them as it is set (ResourceData::set).
   for (auto& secret : d.sensitive_texts()) secrets_.add(std::move(secret));
-  return diags;
+  return guarded([&] { return hooks_->call(op, type_name, d); },
+                 [&](const std::string& why) {
+                   return failure(type_name + ": " + operation_name(op) + " failed", why);
+                 });
 }
 
 FunctionOutcome Session::call_function(const std::string& name, const Function& declared,

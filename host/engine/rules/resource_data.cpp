@@ -4,6 +4,7 @@
 #include <chrono>
 #include <vector>
 
+#include "host/engine/rules/secret_scope.h"
 #include "host/engine/rules/secrets.h"
 #include "host/engine/rules/zero_values.h"
 #include "host/engine/schema/schema_rules.h"
@@ -144,6 +145,11 @@ Diagnostics ResourceData::set(const std::string& key, Value v) {
     return diags;
   }
   if (v.is_null()) v = Value::null(it->second);
+  // What a function sets sensitive (a generated password) is a secret of the RPC from now on,
+  // for the log lines it writes next as much as for what the RPC reports.
+  std::vector<std::string> secrets;
+  add_sensitive_texts(schema_->block, key, v, secrets);
+  for (std::string& secret : secrets) add_secret_in_scope(std::move(secret));
   set_[key] = std::move(v);
   return diags;
 }

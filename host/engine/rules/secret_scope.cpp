@@ -1,5 +1,7 @@
 #include "host/engine/rules/secret_scope.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "host/engine/rules/secrets.h"
@@ -62,18 +64,21 @@ SecretScope::~SecretScope() {
 }
 
 void SecretScope::add(const Block& block, const Value& object) {
-  auto found = sensitive_texts(block, object);
-  own_.insert(own_.end(), std::make_move_iterator(found.begin()),
-              std::make_move_iterator(found.end()));
+  for (std::string& secret : sensitive_texts(block, object)) add(std::move(secret));
 }
 
 void SecretScope::add_json(const Block& block, const std::string& raw_json) {
   const nlohmann::json parsed = nlohmann::json::parse(raw_json, nullptr, false);
-  if (!parsed.is_discarded()) json_block(block, parsed, own_);
+  if (parsed.is_discarded()) return;
+  std::vector<std::string> found;
+  json_block(block, parsed, found);
+  for (std::string& secret : found) add(std::move(secret));
 }
 
 void SecretScope::add(std::string secret) {
-  if (!secret.empty()) own_.push_back(std::move(secret));
+  // Each once: every log line and diagnostic of the RPC is hidden with the whole list.
+  if (secret.empty() || std::find(own_.begin(), own_.end(), secret) != own_.end()) return;
+  own_.push_back(std::move(secret));
 }
 
 std::vector<std::string> SecretScope::secrets() const {

@@ -44,6 +44,7 @@ const FunctionParameter* Function::parameter_for(size_t index) const {
 }
 
 Type Block::implied_type() const {
+  if (settled_type) return *settled_type;
   std::map<std::string, Type> attrs;
   for (const Attribute& a : attributes) attrs.emplace(a.name, a.type);
   for (const NestedBlock& b : blocks) attrs.emplace(b.type_name, b.implied_type());
@@ -67,6 +68,7 @@ const Attribute* Block::find_attribute(const std::string& name) const {
 }
 
 Type ResourceIdentity::implied_type() const {
+  if (settled_type) return *settled_type;
   std::map<std::string, Type> attrs;
   for (const IdentityAttribute& a : attributes) attrs.emplace(a.name, a.type);
   return Type::object(std::move(attrs));
@@ -87,6 +89,7 @@ const NestedBlock* Block::find_block(const std::string& name) const {
 }
 
 Type NestedBlock::implied_type() const {
+  if (settled_type) return *settled_type;
   Type object = block.implied_type();
   switch (nesting) {
     case NestingMode::Single:
@@ -102,6 +105,46 @@ Type NestedBlock::implied_type() const {
       return object.has_dynamic_types() ? Type::dynamic() : Type::map(object);
   }
   return object;
+}
+
+namespace {
+
+void settle_block(Block& block);
+
+void settle_nested(NestedBlock& nested) {
+  settle_block(nested.block);
+  nested.settled_type.reset();
+  nested.settled_type = nested.implied_type();
+}
+
+void settle_block(Block& block) {
+  for (NestedBlock& b : block.blocks) settle_nested(b);
+  for (Attribute& a : block.attributes) {
+    if (!a.nested) continue;
+    auto settled = std::make_shared<NestedBlock>(*a.nested);
+    settle_nested(*settled);
+    a.nested = std::move(settled);
+  }
+  block.settled_type.reset();
+  block.settled_type = block.implied_type();
+}
+
+void settle_schema(Schema& schema) {
+  settle_block(schema.block);
+  if (schema.identity) {
+    schema.identity->settled_type.reset();
+    schema.identity->settled_type = schema.identity->implied_type();
+  }
+}
+
+}  // namespace
+
+void settle_types(ProviderSchema& schema) {
+  settle_schema(schema.provider);
+  for (auto* kind : {&schema.resources, &schema.data_sources, &schema.ephemeral_resources,
+                     &schema.list_resources, &schema.actions}) {
+    for (auto& [name, one] : *kind) settle_schema(one);
+  }
 }
 
 }  // namespace luaform::engine

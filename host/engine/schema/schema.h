@@ -98,8 +98,12 @@ struct Block {
   bool description_markdown = false;
   std::string deprecated;
 
-  // The object type of a value conforming to this block.
+  // The object type of a value conforming to this block: a served schema's blocks hand out the
+  // one settle_types built; others build it on each call.
   Type implied_type() const;
+  // Set by settle_types once the block is complete; a block changed after that must be settled
+  // again.
+  std::optional<Type> settled_type = std::nullopt;
   // Whatever holds objects of an inner block: the nested blocks, then the nested attributes.
   // The plan rules treat both alike, element by element.
   std::vector<const NestedBlock*> nested_objects() const;
@@ -123,6 +127,7 @@ struct NestedBlock {
   bool has_element_normaliser = false;
 
   Type implied_type() const;
+  std::optional<Type> settled_type = std::nullopt;  // as Block::settled_type
 };
 
 // An attribute of a resource's identity: a value that names the remote object, which
@@ -146,6 +151,7 @@ struct ResourceIdentity {
   bool mutable_identity = false;
 
   Type implied_type() const;
+  std::optional<Type> settled_type = std::nullopt;  // as Block::settled_type
   const IdentityAttribute* find(const std::string& name) const;
 };
 
@@ -227,6 +233,10 @@ enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource, List
 
 // The key of ProviderSchema::left_out for the definition of `owner` named `type_name`.
 std::string left_out_key(SchemaOwner owner, const std::string& type_name);
+
+// Builds the implied type of every block, nested block and identity of `schema` once, so the
+// RPCs that read and write its values hand the types out instead of building them per value.
+void settle_types(ProviderSchema& schema);
 
 // True when some resource, data source, ephemeral resource or the provider uses nested attributes,
 // which only protocol 6 can describe.

@@ -74,6 +74,7 @@ ProviderSchema schema_as_served(const ProviderSchema& declared) {
   }
   // An ephemeral resource has no lifecycle in state, so neither an id nor timeouts.
   for (auto& [name, schema] : served.ephemeral_resources) serve_block(schema.block);
+  settle_types(served);
   return served;
 }
 

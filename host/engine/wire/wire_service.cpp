@@ -28,8 +28,8 @@ Value decode_as(const DynamicValue& dv, const Type& type, Diagnostics& diags) {
   return Value::null(type);
 }
 
-// How the values of one type are read and written: its object's type and its identity's, made
-// once per RPC (a schema builds them afresh each time it is asked). Of no schema (a type the
+// How the values of one type are read and written: its object's type and its identity's (the
+// served schema's, built once when it was served). Of no schema (a type the
 // provider lacks), it reads null Values, which the engine reports as the unknown type, and
 // writes no bytes.
 class Shape {

@@ -1,7 +1,5 @@
 #include "host/lua/core/call_context.h"
 
-#include "host/engine/rules/secret_scope.h"
-
 namespace luaform::lua {
 namespace {
 
@@ -20,19 +18,6 @@ CallContext* call_context_of(lua_State* L) {
   auto* context = static_cast<CallContext*>(lua_touserdata(L, -1));
   lua_pop(L, 1);
   return context;
-}
-
-std::vector<std::string> secrets_of_call(lua_State* L) {
-  std::vector<std::string> secrets = engine::secrets_in_scope();
-  if (const CallContext* context = call_context_of(L)) {
-    secrets.insert(secrets.end(), context->provider_secrets.begin(),
-                   context->provider_secrets.end());
-    if (context->operation_secrets) {
-      auto more = context->operation_secrets();
-      secrets.insert(secrets.end(), more.begin(), more.end());
-    }
-  }
-  return secrets;
 }
 
 }  // namespace luaform::lua

@@ -7,7 +7,6 @@
 #include <lua.hpp>
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,13 +17,9 @@
 namespace luaform::lua {
 
 struct CallContext {
-  std::vector<std::string> provider_secrets;  // set by configure
   // While an operation runs (cleared after it):
   std::string resource_type;
   const engine::Schema* schema = nullptr;
-  // The sensitive texts the operation can see, asked per log line, so that a value the script
-  // has just set is hidden too.
-  std::function<std::vector<std::string>()> operation_secrets;
   std::vector<engine::Diagnostic> warnings;  // tf.warn
   // tf.fail: the diagnostic, and the message of the error it raised (so that the caller can
   // tell whether the error ending the call is that one, or one raised after catching it).
@@ -38,10 +33,5 @@ struct CallContext {
 void set_call_context(lua_State* L, CallContext* context);
 // The context of `L`, or nullptr when none was set.
 CallContext* call_context_of(lua_State* L);
-
-// Every secret a line written by code running in `L` must hide: the provider configuration's,
-// those of the values the running operation holds (read now, so that a value the script has
-// just set counts), and those of the RPC being served (engine::secrets_in_scope).
-std::vector<std::string> secrets_of_call(lua_State* L);
 
 }  // namespace luaform::lua

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "host/engine/rpc/cancellation.h"
+#include "host/engine/rules/secret_scope.h"
 #include "host/engine/rules/secrets.h"
 #include "host/lua/core/call_context.h"
 #include "host/lua/core/frozen_tables.h"
@@ -109,7 +110,7 @@ int print_to_stderr(lua_State* L) {
     line.append(text, length);
     lua_pop(L, 1);
   }
-  line = engine::redact(std::move(line), secrets_of_call(L)) + '\n';
+  line = engine::redact(std::move(line), engine::secrets_in_scope()) + '\n';
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   return 0;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "host/engine/rules/secret_scope.h"
 #include "host/engine/rules/secrets.h"
 #include "host/lua/core/call_context.h"
 #include "host/lua/core/guarded.h"
@@ -90,7 +91,7 @@ int log_at(lua_State* L) {
   if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
   if (L_ < threshold()) return 0;
 
-  const std::vector<std::string> secrets = secrets_of_call(L);
+  const std::vector<std::string> secrets = engine::secrets_in_scope();
   std::string resource_type;
   if (const CallContext* context = call_context_of(L)) resource_type = context->resource_type;
 

@@ -13,7 +13,6 @@ CallContext take(CallContext& context) {
   CallContext outer;
   outer.resource_type = std::exchange(context.resource_type, {});
   outer.schema = std::exchange(context.schema, nullptr);
-  outer.operation_secrets = std::exchange(context.operation_secrets, nullptr);
   outer.warnings = std::exchange(context.warnings, {});
   outer.failure = std::exchange(context.failure, std::nullopt);
   outer.failure_message = std::exchange(context.failure_message, {});
@@ -98,7 +97,6 @@ Invocation::Invocation(lua_State* L, CallContext& context, RunLimits& limits, Ca
       outer_deadline_message_(limits.deadline_message) {
   context_.resource_type = std::move(subject.name);
   context_.schema = subject.schema;
-  context_.operation_secrets = std::move(subject.secrets);
   if (deadline) {
     limits_.deadline = std::chrono::steady_clock::now() + deadline->limit;
     limits_.deadline_message = deadline->what + " did not finish within its timeout of " +
@@ -115,7 +113,6 @@ Invocation::~Invocation() {
   limits_.deadline_message = std::move(outer_deadline_message_);
   context_.resource_type = std::move(outer_.resource_type);
   context_.schema = outer_.schema;
-  context_.operation_secrets = std::move(outer_.operation_secrets);
   context_.warnings = std::move(outer_.warnings);
   context_.failure = std::move(outer_.failure);
   context_.failure_message = std::move(outer_.failure_message);

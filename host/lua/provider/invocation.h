@@ -58,8 +58,6 @@ struct HookLimits {
 struct CallSubject {
   std::string name;  // the resource type, function or action name; "" for the provider
   const engine::Schema* schema = nullptr;  // where tf.fail's paths point
-  // The sensitive texts of the values the call holds, asked per log line.
-  std::function<std::vector<std::string>()> secrets = nullptr;
 };
 
 // How long a call may run, and what it is called when it runs longer: "validate" reads "validate

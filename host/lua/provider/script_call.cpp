@@ -39,7 +39,7 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
   const Definition& definition = *found;
   const char* function = engine::operation_name(op);
   const bool plans = op == engine::Operation::CustomizeDiff || op == engine::Operation::PlanDestroy;
-  auto call = invocation({type_name, &d.schema(), [&d] { return d.sensitive_texts(); }},
+  auto call = invocation({type_name, &d.schema()},
                          has_own_timeout(op) ? CallDeadline{function, d.timeout(function)}
                                              : deadline(plans ? HookKind::Plan : HookKind::Hook,
                                                         type_name + "'s " + function));

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "host/engine/rules/secret_scope.h"
 #include "host/engine/value/duration.h"
 #include "host/lua/core/call_context.h"
 #include "host/lua/core/guarded.h"
@@ -233,7 +234,10 @@ CallDeadline ScriptState::deadline(HookKind kind, std::string what) const {
 
 engine::Diagnostics ScriptState::configure(const engine::Value& config,
                                            std::vector<std::string> secrets) {
-  call_context_.provider_secrets = std::move(secrets);
+  // The RPC configuring this state may have begun before the configuration did: its secrets
+  // join the RPC's now, for configure's own log lines.
+  for (const std::string& secret : secrets) engine::add_secret_in_scope(secret);
+  provider_secrets_ = std::move(secrets);
   engine::Diagnostics diags;
   if (!provider_) return diags;  // no provider.lua (or it failed to load): no client
   auto call = invocation({"", served_ != nullptr ? &served_->provider : nullptr},

@@ -121,9 +121,7 @@ class ScriptState {
   // Which configuration this state was last configured with (see LuaProvider).
   uint64_t configured_generation = 0;
   // The sensitive texts of that configuration.
-  const std::vector<std::string>& provider_secrets() const {
-    return call_context_.provider_secrets;
-  }
+  const std::vector<std::string>& provider_secrets() const { return provider_secrets_; }
 
   // A call begins on this state: only a StopProvider that comes from now on ends it.
   void begin_call() {
@@ -160,6 +158,7 @@ class ScriptState {
   RunLimits limits_;          // before state_: the state's hook reads it until the state is closed
   CallContext call_context_;  // before state_: its native modules read it
   StatePtr state_;
+  std::vector<std::string> provider_secrets_;  // of the configuration it was configured with
   std::optional<Definition> provider_;
   std::map<std::string, Definition> resources_;
   std::map<std::string, Definition> data_sources_;

@@ -67,3 +67,39 @@ TEST_CASE("find_attribute and find_block look names up, null when absent") {
   CHECK(b.find_block("disk")->nesting == NestingMode::List);
   CHECK(b.find_block("name") == nullptr);
 }
+
+TEST_CASE("settle_types builds every implied type of a schema once, nested ones too") {
+  Block disk;
+  disk.attributes.push_back(attr("size", Type::number()));
+  auto inner = std::make_shared<NestedBlock>(nested("part", NestingMode::List, disk));
+  Attribute parts = attr("parts", inner->implied_type());
+  parts.nested = inner;
+  Schema server;
+  server.block.attributes.push_back(attr("name", Type::string()));
+  server.block.attributes.push_back(parts);
+  server.block.blocks.push_back(nested("disk", NestingMode::Set, disk));
+  server.identity = ResourceIdentity{};
+  IdentityAttribute name;
+  name.name = "name";
+  name.type = Type::string();
+  server.identity->attributes.push_back(name);
+  ProviderSchema schema;
+  schema.resources["server"] = server;
+  schema.actions["reboot"] = server;
+
+  settle_types(schema);
+
+  for (const Schema* settled : {&schema.resources.at("server"), &schema.actions.at("reboot")}) {
+    REQUIRE(settled->block.settled_type);
+    CHECK(*settled->block.settled_type == server.block.implied_type());
+    REQUIRE(settled->block.blocks[0].settled_type);
+    CHECK(*settled->block.blocks[0].settled_type == Type::set(disk.implied_type()));
+    REQUIRE(settled->block.attributes[1].nested->settled_type);
+    CHECK(settled->block.attributes[1].nested->block.settled_type == disk.implied_type());
+    REQUIRE(settled->identity->settled_type);
+    CHECK(*settled->identity->settled_type == Type::object({{"name", Type::string()}}));
+  }
+  // The schema it was copied from is as it was: it builds its type on each call.
+  CHECK_FALSE(server.block.settled_type);
+  CHECK_FALSE(inner->settled_type);
+}

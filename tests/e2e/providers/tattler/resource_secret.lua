@@ -1,6 +1,7 @@
 -- resource "tattler_secret": each plan-time hook fails, quoting the password and the provider's
 -- token, when the new password names it ("...-plan-...", "-replace-", "-suppress-",
--- "-customize-"); every hook logs both secrets, at every run.
+-- "-customize-"); every hook logs both secrets, at every run. Create also makes a secret of its
+-- own (`serial`) and logs it as soon as it is set.
 local tf = require("luaform")
 
 local function tell(hook, password, client)
@@ -34,6 +35,7 @@ return tf.resource {
         return false
       end,
     },
+    serial = tf.string { computed = true, sensitive = true },
     fingerprint = tf.string {
       computed = true,
       plan = function(p, client)
@@ -48,6 +50,8 @@ return tf.resource {
   create = function(d)
     d:set_id(d:get("name"))
     d:set("fingerprint", "fp-" .. #d:get("password"))
+    d:set("serial", "serial-" .. tf.uuid())
+    tf.log.info("made serial " .. d:get("serial"))
     -- The password as a log field's name, and in a URL path as tf.http.path escapes it (Go's
     -- PathEscape keeps "@" and ":"), quoted by the client's error for that URL.
     tf.log.info("created", { [d:get("password")] = "as a field name" })
