@@ -60,7 +60,8 @@ M.v = require("luaform_validators")
 M.suppress = require("luaform_suppressors")
 -- JSON: tf.json.decode, encode, array, null, equivalent (native, in the host).
 M.json = require("luaform_json")
--- HTTP: tf.http.client { base_url = ... } (native, on libcurl) and tf.http.paginate.
+-- HTTP: tf.http.client { base_url = ... } (native, on libcurl), tf.http.paginate and
+-- tf.http.crud.
 -- (A table of its own: the native module's table, like every SDK module's, is read-only.)
 do
   local http = {}
@@ -68,6 +69,7 @@ do
     http[name] = value
   end
   http.paginate = require("luaform_pagination")
+  http.crud = require("luaform_crud")
   local paths = require("luaform_paths")
   http.escape, http.unescape, http.path = paths.escape, paths.unescape, paths.path
   M.http = http

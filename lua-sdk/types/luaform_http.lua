@@ -1,7 +1,7 @@
 ---@meta
 -- luacheck: no unused, max comment line length 600
 -- Type definitions of `tf.http` (`require("luaform_http")`, built into the host on libcurl;
--- `paginate`, `path`, `escape` and `unescape` are added by `require("luaform")`).
+-- `paginate`, `crud`, `path`, `escape` and `unescape` are added by `require("luaform")`).
 
 --- Header names and values. A header given `""` is not sent at all.
 ---@alias luaform.HttpHeaders table<string, string>
@@ -122,6 +122,22 @@ function HttpClient:request(request) end
 ---@field max_pages? integer a bound against an API that never stops (1000)
 ---@field each? fun(item: any): boolean? called with each item as its page arrives; false stops reading (no further pages)
 
+--- The options of `tf.http.crud`.
+---@class (exact) luaform.CrudOptions : { path?: any, body?: any, record?: any, update?: any, id?: any, gone?: any, [string]: nil }
+---@field path string the collection's path; an object is at path .. "/" .. its escaped id
+---@field body fun(d: luaform.ResourceData): table what create and update send
+---@field record fun(d: luaform.ResourceData, object: any) copies what the API answered into d
+---@field update? "put"|"patch" the method of an update ("put")
+---@field id? string|fun(object: any, response: luaform.HttpResponse): string where the created object's id is ("id")
+---@field gone? integer[] statuses that mean the object no longer exists ({ 404 })
+
+--- A resource's create, read, update and delete, made by `tf.http.crud`.
+---@class luaform.Crud
+---@field create fun(d: luaform.ResourceData, client: luaform.HttpClient)
+---@field read fun(d: luaform.ResourceData, client: luaform.HttpClient)
+---@field update fun(d: luaform.ResourceData, client: luaform.HttpClient)
+---@field delete fun(d: luaform.ResourceData, client: luaform.HttpClient)
+
 ---@class luaform.http
 local http = {}
 
@@ -141,6 +157,11 @@ function http.status_of(err) end
 ---@param options? luaform.PaginateOptions
 ---@return any[]
 function http.paginate(client, path, options) end
+
+--- Create, read, update and delete for a JSON API whose collection takes a POST.
+---@param options luaform.CrudOptions
+---@return luaform.Crud
+function http.crud(options) end
 
 --- `"/a/b/c"` from segments, each escaped.
 ---@param ... string|number

@@ -80,7 +80,7 @@ resource "web_object" "o" {
 
     text = squash(result.stderr)
     assert "invalid UTF-8" not in text, result.stderr
-    assert_script_error(text, f"POST {api.url}/objects: status 409", "resource_object.lua:28")
+    assert_script_error(text, f"POST {api.url}/objects: status 409", "resource_object.lua:30")
     assert f'{{"error": "d{FFFD}j{FFFD} pris"}}' in text, text
     assert state_list(web) == []  # refused before it had an id: nothing to keep
 

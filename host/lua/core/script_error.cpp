@@ -57,7 +57,12 @@ std::string joined(std::string_view first, std::string_view second) {
 ScriptError split_script_error(std::string_view raw) {
   ScriptError error;
   while (const auto length = leading_place(raw)) {
-    error.locations.emplace_back(raw.substr(0, *length - 2));
+    // A place twice in a row says nothing new: a native error names the script's line, and
+    // the handler that sees it leave names the same line when an SDK helper stood between.
+    const std::string_view place = raw.substr(0, *length - 2);
+    if (error.locations.empty() || error.locations.back() != place) {
+      error.locations.emplace_back(place);
+    }
     raw.remove_prefix(*length);
   }
   // The outermost place comes first in the text; the first raise is the innermost.

@@ -19,6 +19,12 @@ TEST_CASE("an error's places are taken off its words, the first raise first") {
   CHECK(again.message == "no");
   CHECK(again.locations == std::vector<std::string>{"lib/x.lua:60", "resource_server.lua:9"});
 
+  // The same place twice in a row (a native error passing through an SDK helper) is one place.
+  const ScriptError helper =
+      split_script_error("resource_object.lua:30: resource_object.lua:30: POST /x: status 500");
+  CHECK(helper.message == "POST /x: status 500");
+  CHECK(helper.locations == std::vector<std::string>{"resource_object.lua:30"});
+
   const ScriptError chunk = split_script_error("[string \"body\"]:2: bad");
   CHECK(chunk.message == "bad");
   CHECK(chunk.locations == std::vector<std::string>{"[string \"body\"]:2"});

@@ -32,6 +32,8 @@ local function record(d, user)
   d:set("contact", user.contact)
 end
 
+local crud = tf.http.crud { path = "/objects", body = body_of, record = record }
+
 return tf.resource {
   description = "A user of the API",
   schema = {
@@ -48,24 +50,9 @@ return tf.resource {
       },
     },
   },
-  create = function(d, client)
-    local user = client:post("/objects", body_of(d))
-    d:set_id(user.id)
-    record(d, user)
-  end,
-  read = function(d, client)
-    local user, response = client:get("/objects/" .. d:id(), { allow = { 404 } })
-    if response.status == 404 then
-      d:set_id("")
-      return
-    end
-    record(d, user)
-  end,
-  update = function(d, client)
-    record(d, client:put("/objects/" .. d:id(), body_of(d)))
-  end,
-  delete = function(d, client)
-    client:delete("/objects/" .. d:id(), { allow = { 404 } })
-  end,
+  create = crud.create,
+  read = crud.read,
+  update = crud.update,
+  delete = crud.delete,
   import = tf.import_by_id,
 }

@@ -13,6 +13,8 @@ local function record(d, object)
   d:set("revision", object.revision)
 end
 
+local crud = tf.http.crud { path = "/objects", body = body_of, record = record }
+
 return tf.resource {
   description = "An object in the API",
   timeouts = { create = "3s" },
@@ -25,23 +27,10 @@ return tf.resource {
   },
   create = function(d, client)
     tf.log.debug("creating " .. d:get("name"), { size = d:get("size"), pass = d:get("passphrase") })
-    local object = client:post("/objects", body_of(d))
-    d:set_id(object.id)
-    record(d, object)
+    crud.create(d, client)
   end,
-  read = function(d, client)
-    local object, response = client:get("/objects/" .. d:id(), { allow = { 404 } })
-    if response.status == 404 then
-      d:set_id("")
-      return
-    end
-    record(d, object)
-  end,
-  update = function(d, client)
-    record(d, client:put("/objects/" .. d:id(), body_of(d)))
-  end,
-  delete = function(d, client)
-    client:delete("/objects/" .. d:id(), { allow = { 404 } })
-  end,
+  read = crud.read,
+  update = crud.update,
+  delete = crud.delete,
   import = tf.import_by_id,
 }

@@ -22,6 +22,8 @@ local function record(d, rrset)
   d:set("target", rrset.targets)
 end
 
+local crud = tf.http.crud { path = "/objects", body = body_of, record = record }
+
 return tf.resource {
   description = "A record set",
   schema = {
@@ -37,23 +39,8 @@ return tf.resource {
       },
     },
   },
-  create = function(d, client)
-    local rrset = client:post("/objects", body_of(d))
-    d:set_id(rrset.id)
-    record(d, rrset)
-  end,
-  read = function(d, client)
-    local rrset, response = client:get("/objects/" .. d:id(), { allow = { 404 } })
-    if response.status == 404 then
-      d:set_id("")
-      return
-    end
-    record(d, rrset)
-  end,
-  update = function(d, client)
-    record(d, client:put("/objects/" .. d:id(), body_of(d)))
-  end,
-  delete = function(d, client)
-    client:delete("/objects/" .. d:id(), { allow = { 404 } })
-  end,
+  create = crud.create,
+  read = crud.read,
+  update = crud.update,
+  delete = crud.delete,
 }
