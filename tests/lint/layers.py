@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Checks the host's includes against the layer table of ARCHITECTURE.md.
+"""Checks the host's includes against the layer table of ARCHITECTURE.md, and its ways into Lua
+against the table of calls there.
 
 Each row of the table between <!-- layers:begin --> and <!-- layers:end --> names a directory of
 the host, the host directories its files may include, and the third-party header families they
 may include. A file belongs to the deepest directory with a row. The check fails when a file
 includes a header of a directory or family its row does not allow, when a directory holding
 sources has no row, or when a row names a directory that does not exist.
+
+Each row of the table between <!-- calls:begin --> and <!-- calls:end --> names a function and
+the only files that may use it (one way into Lua): the check fails when another file's code, its
+comments aside, names it.
 
   python3 tests/lint/layers.py [REPO]
 """
@@ -42,6 +47,26 @@ def read_table(architecture):
             sys.exit(f"{architecture}: row {directory} names unknown families {unknown}")
         rows[directory] = (allowed, families)
     return rows
+
+
+def read_calls(architecture):
+    """name -> the files that alone may use it, from the table of calls."""
+    text = architecture.read_text(encoding="utf-8")
+    match = re.search(r"<!-- calls:begin -->(.*?)<!-- calls:end -->", text, re.S)
+    if not match:
+        sys.exit(f"{architecture}: no table of calls between <!-- calls:begin/end --> markers")
+    calls = {}
+    for line in match.group(1).splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        calls[CELL_PATH.findall(cells[0])[0]] = set(CELL_PATH.findall(cells[1]))
+    return calls
+
+
+def code_of(text):
+    """`text` with its // comments blanked, line for line."""
+    return "\n".join(line.split("//", 1)[0] for line in text.split("\n"))
 
 
 def owner(path, rows):
@@ -99,9 +124,25 @@ def main():
                 if pattern.search(header) and family not in families:
                     problems.append(f"{relative}:{line}: includes {header} ({family}), which "
                                     f"{row_dir} may not (ARCHITECTURE.md)")
+    calls = read_calls(repo / "ARCHITECTURE.md")
+    for name, files in calls.items():
+        for listed in sorted(files - {s.relative_to(repo).as_posix() for s in sources}):
+            problems.append(f"ARCHITECTURE.md: {name} is listed for {listed}, which does not exist")
+        used = re.compile(r"\b" + re.escape(name) + r"\b")
+        for source in sources:
+            relative = source.relative_to(repo).as_posix()
+            if relative in files:
+                continue
+            code = code_of(source.read_text(encoding="utf-8"))
+            for found in used.finditer(code):
+                line = code.count("\n", 0, found.start()) + 1
+                problems.append(f"{relative}:{line}: uses {name}, which only "
+                                f"{', '.join(sorted(files))} may (ARCHITECTURE.md, one way into "
+                                f"Lua)")
     for problem in problems:
         print(problem)
-    print(f"layers: {len(sources)} files, {len(rows)} directories, {len(problems)} problems")
+    print(f"layers: {len(sources)} files, {len(rows)} directories, {len(calls)} calls, "
+          f"{len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -14,6 +14,12 @@ TABLE = """<!-- layers:begin -->
 | `host/engine/rpc` | rpcs | `host/engine/value` | |
 | `host/lua/core` | bridge | `host/engine` | `lua` |
 <!-- layers:end -->
+
+<!-- calls:begin -->
+| name | used only in | why |
+|---|---|---|
+| `protected_run` | `host/lua/core/g.cpp` | the one protected call |
+<!-- calls:end -->
 """
 
 
@@ -23,6 +29,7 @@ def run(files):
         (root / "ARCHITECTURE.md").write_text(TABLE)
         for directory in ("host/engine/value", "host/engine/rpc", "host/lua/core"):
             (root / directory).mkdir(parents=True)
+        (root / "host/lua/core/g.cpp").write_text("void protected_run() {}\n")
         for path, text in files.items():
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_text(text)
@@ -44,6 +51,10 @@ CASES = {
     "lua includes protocol": ({"host/lua/core/a.h": '#include "host/protocol/x/y.h"\n'}, 1,
                               "host/lua/core may not include host/protocol/x"),
     "directory without a row": ({"host/engine/new/a.h": "\n"}, 1, "has no row"),
+    "a second way into Lua": ({"host/lua/core/b.cpp": "\n  protected_run(L, body);\n"}, 1,
+                              "b.cpp:2: uses protected_run, which only host/lua/core/g.cpp may"),
+    "named in a comment": ({"host/lua/core/b.cpp": "// unlike protected_run, this...\n"}, 0,
+                           "0 problems"),
 }
 
 
