@@ -4,7 +4,7 @@
 # path of the file). Run at build time, so editing one rebuilds the host:
 #   cmake -DROOT=dir "-DFILES=a.lua;b/c.tf" "-DCOPIES=.luaform/x.lua=/src/x.lua"
 #         -DOUTPUT=scaffold_templates.cpp -P this
-set(delimiter "luaform_scaffold")
+include("${CMAKE_CURRENT_LIST_DIR}/../embed_files.cmake")
 set(paths "")
 foreach(relative IN LISTS FILES)
   list(APPEND paths "${relative}")
@@ -25,30 +25,10 @@ foreach(copy IN LISTS COPIES)
 endforeach()
 # Ordered by path, as std::string orders them, so that --scaffold names its files in that order.
 list(SORT paths COMPARE STRING)
-set(entries "")
+set(rows "")
 foreach(relative IN LISTS paths)
-  set(source "${source_${relative}}")
-  file(READ "${source}" text)
-  # A checkout with CRLF line ends must not change what the scaffold writes.
-  string(REPLACE "\r\n" "\n" text "${text}")
-  string(FIND "${text}" ")${delimiter}\"" clash)
-  if(NOT clash EQUAL -1)
-    message(FATAL_ERROR "${source} contains the raw string delimiter )${delimiter}\"")
-  endif()
-  string(APPEND entries
-         "      {\"${relative}\", R\"${delimiter}(${text})${delimiter}\", ${copied_${relative}}},\n")
+  list(APPEND rows "${source_${relative}}|\"${relative}\", {text}, ${copied_${relative}}")
 endforeach()
-file(WRITE "${OUTPUT}.tmp"
-     "// Generated from host/commands/scaffold by host/commands/embed_scaffold.cmake; do not edit.\n"
-     "#include \"host/commands/scaffold_templates.h\"\n\n"
-     "namespace luaform {\n\n"
-     "std::span<const ScaffoldTemplate> scaffold_templates() {\n"
-     "  static const ScaffoldTemplate templates[] = {\n"
-     "${entries}"
-     "  };\n"
-     "  return templates;\n"
-     "}\n\n"
-     "}  // namespace luaform\n")
-# Only a changed output is written, so that an unrelated rebuild does not recompile it.
-file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
-file(REMOVE "${OUTPUT}.tmp")
+embed_files(OUTPUT "${OUTPUT}" ORIGIN "host/commands/scaffold by host/commands/embed_scaffold.cmake"
+            HEADER host/commands/scaffold_templates.h NAMESPACE luaform TYPE ScaffoldTemplate
+            FUNCTION scaffold_templates DELIMITER luaform_scaffold ROWS ${rows})
