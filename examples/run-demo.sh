@@ -10,7 +10,7 @@
 #   bash examples/run-demo.sh etcd       # keys in etcd: Debian's etcd-server is started on
 #                                        # loopback unless ETCD_ENDPOINT names a cluster
 #
-# Environment: LUAFORM_BUILD (build directory, default build-release), LUAFORM_CACHE (where the
+# Environment: LUAFORM_BUILD (build directory, default build-demo: CMakePresets.json's "demo"), LUAFORM_CACHE (where the
 # OpenTofu CLI and json-server are cached, default ~/.cache/luaform).
 set -euo pipefail
 
@@ -20,7 +20,7 @@ if [[ ! -d "$repo/providers/$name" || ! -f "$repo/examples/$name/main.tf" ]]; th
   echo "run-demo: no provider '$name' (providers/NAME and examples/NAME/main.tf)" >&2
   exit 1
 fi
-build="${LUAFORM_BUILD:-$repo/build-release}"
+build="${LUAFORM_BUILD:-$repo/build-demo}"
 demo="$build/demo/$name"
 
 say() { printf '\n==> %s\n' "$*"; }
@@ -29,8 +29,7 @@ say "Installing build dependencies (skipped when present)"
 bash "$repo/tests/setup/install-deps.sh"
 
 say "Building the luaform host (Release) in $build"
-cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLUAFORM_TESTS=OFF \
-  >/dev/null
+cmake -S "$repo" --preset demo -B "$build" >/dev/null
 cmake --build "$build" -j2 --target luaform
 
 say "Getting OpenTofu (built once from the Go module proxy, then cached)"

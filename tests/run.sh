@@ -86,8 +86,8 @@ use_ccache() {
   ccache --max-size=5G >/dev/null 2>&1 || true
 }
 
-# build NAME DIR [TARGET...] -- [CMAKE ARGS...]: configures and builds DIR (only TARGETs when
-# given); 0 when it built.
+# build PRESET DIR [TARGET...] -- [CMAKE ARGS...]: configures DIR with the configure preset of
+# CMakePresets.json that names it, and builds it (only TARGETs when given); 0 when it built.
 build() {
   local name="$1" dir="$2"
   shift 2
@@ -98,7 +98,7 @@ build() {
   done
   (($# > 0)) && shift
   step "build $name ($dir)"
-  if cmake -S "$repo" -B "$dir" -G Ninja "${launcher[@]}" "$@" >/dev/null &&
+  if cmake -S "$repo" --preset "$name" -B "$dir" "${launcher[@]}" "$@" >/dev/null &&
     cmake --build "$dir" -j2 "${targets[@]}"; then
     return 0
   fi
@@ -231,7 +231,7 @@ use_ccache
 # sanitizer build by unit and e2e.
 unit_binaries=(engine_tests lua_tests protocol_tests)
 debug_ok=0
-if build debug build -- -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_WERROR=ON; then
+if build debug build; then
   debug_ok=1
   if wants unit; then
     step "unit tests (debug)"
@@ -242,8 +242,7 @@ fi
 asan_ok=0
 if [[ "${LUAFORM_SKIP_ASAN:-0}" != 1 ]] && { wants unit || wants e2e; }; then
   # With the benchmark tools: the e2e load test drives the sanitizer host with one of them.
-  if build asan build-asan -- -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_WERROR=ON -DLUAFORM_SANITIZE=ON \
-    -DLUAFORM_BENCH=ON; then
+  if build asan build-asan; then
     asan_ok=1
     if wants unit; then
       step "unit tests (asan)"
@@ -258,8 +257,7 @@ fi
 # uninstrumented build, in which TSan cannot see the synchronisation, so the protocol layer's
 # tests are not part of this build; the load test in the e2e suite covers it.)
 if [[ "${LUAFORM_SKIP_TSAN:-0}" != 1 ]] && wants unit; then
-  if build tsan build-tsan engine_tests lua_tests -- -DCMAKE_BUILD_TYPE=Debug \
-    -DLUAFORM_WERROR=ON -DLUAFORM_SANITIZE_THREAD=ON -DLUAFORM_BENCH=OFF; then
+  if build tsan build-tsan engine_tests lua_tests; then
     step "unit tests (tsan)"
     TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" \
       unit_suites "unit (tsan)" build-tsan engine_tests lua_tests

@@ -18,8 +18,7 @@ cache_root="${LUAFORM_CACHE:-$HOME/.cache/luaform}"
 bash tests/setup/install-deps.sh >&2
 tofu="$(bash tests/e2e/install-tofu.sh)"
 
-cmake -S "$repo" -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DLUAFORM_TESTS=OFF \
-  -DLUAFORM_BENCH=ON >&2
+cmake -S "$repo" --preset bench >&2
 cmake --build build-bench -j2 --target luaform luaform_bench_rpc luaform_bench_echo >&2
 
 if ! command -v go >/dev/null 2>&1; then

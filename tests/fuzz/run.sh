@@ -22,9 +22,8 @@ launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLUAFORM_FUZZ=ON \
-  -DLUAFORM_WERROR=ON -DCMAKE_C_COMPILER="${CC:-clang-14}" -DCMAKE_CXX_COMPILER="${CXX:-clang++-14}" \
-  "${launcher[@]}" >/dev/null
+cmake -S "$repo" --preset fuzz -B "$build" -DCMAKE_C_COMPILER="${CC:-clang-14}" \
+  -DCMAKE_CXX_COMPILER="${CXX:-clang++-14}" "${launcher[@]}" >/dev/null
 cmake --build "$build" -j2
 
 # Leaks fail a run too; a UBSan report stops it with a stack (the build makes UB fatal).

@@ -75,12 +75,10 @@ for target in "${ordered[@]}"; do
   deps="$("$release_dir/build_deps.sh" "$target" | tail -n 1)"
   build="$project_dir/build-release/$target"
   mkdir -p "$build"
-  cmake -S "$project_dir" -B "$build" -G Ninja "${launcher[@]}" \
-    -DCMAKE_TOOLCHAIN_FILE="$release_dir/toolchain.cmake" -DLUAFORM_TARGET="$target" \
+  # CMakePresets.json names the tree and its settings; the paths are this machine's.
+  cmake -S "$project_dir" --preset "$target" "${launcher[@]}" \
     -DLUAFORM_TOOLCHAIN_BIN="$release_cache/toolchain/$target" -DLUAFORM_DEPS="$deps" \
-    -DLUAFORM_RELEASE_DEPS="$deps" -DCMAKE_BUILD_TYPE=Release -DLUAFORM_TESTS=OFF \
-    -DLUAFORM_BENCH=OFF -DLUAFORM_RELEASE_VERSION="$version" \
-    -DCMAKE_C_FLAGS=-g0 -DCMAKE_CXX_FLAGS=-g0 -DCMAKE_EXE_LINKER_FLAGS=-s >"$build.log" 2>&1 ||
+    -DLUAFORM_RELEASE_DEPS="$deps" -DLUAFORM_RELEASE_VERSION="$version" >"$build.log" 2>&1 ||
     release_die "$label: configuring the host failed ($build.log)"
   cmake --build "$build" -j "$(release_jobs)" --target luaform >>"$build.log" 2>&1 ||
     release_die "$label: building the host failed ($build.log)"
