@@ -13,8 +13,8 @@ from pathlib import Path
 from debug_provider import DebugProvider
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
-import object_api  # noqa: E402  (the e2e suite's JSON API, reused as the REST backend)
-from loopback import QuietServer  # noqa: E402
+from support import object_api  # noqa: E402  (the e2e suite's JSON API, reused as the REST backend)
+from support.loopback import QuietServer  # noqa: E402
 
 REQUIRED_PROVIDERS = """terraform {
   required_providers {

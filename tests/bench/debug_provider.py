@@ -9,7 +9,7 @@ from pathlib import Path
 import process_stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
-from debug_mode import start_debug  # noqa: E402  (shared with the e2e scenario of --debug)
+from support.debug_mode import start_debug  # noqa: E402  (shared with the e2e scenario of --debug)
 
 
 class DebugProvider:

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-import etcd_service
-import json_server as json_server_module
-import shared_servers
-from etcd_service import Etcd, EtcdKeys
-from evolve_config import CONFIG as EVOLVE_CONFIG
-from json_server import JsonServer, JsonSpace
-from lease_api import ServedLeases
-from harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
+from support import etcd_service
+from support import json_server as json_server_module
+from support import shared_servers
+from support.etcd_service import Etcd, EtcdKeys
+from support.evolve_config import CONFIG as EVOLVE_CONFIG
+from support.json_server import JsonServer, JsonSpace
+from support.lease_api import ServedLeases
+from support.harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
 
 HERE = Path(__file__).resolve().parent
 
@@ -272,7 +272,7 @@ def test_provider(tmp_path_factory, host_binary):
 
 @pytest.fixture
 def leases():
-    """The credentials service of tests/e2e/lease_api.py on a free loopback port."""
+    """The credentials service of tests/e2e/support/lease_api.py on a free loopback port."""
     served = ServedLeases()
     yield served
     served.stop()

@@ -7,9 +7,7 @@ import os
 
 import pytest
 
-import shared_servers
-
-
+from support import shared_servers
 @pytest.mark.parametrize("scenario", range(4))
 def test_probe(etcd, scenario):
     etcd.put("mine", str(scenario))

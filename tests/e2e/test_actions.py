@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from harness import required_providers, resources, squash
-from object_api import ObjectApi, Served
+from support.harness import required_providers, resources, squash
+from support.object_api import ObjectApi, Served
 
 TOKEN = "action-token-1"
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from harness import CRASH_MARKERS, provider_processes, required_providers, squash
+from support.harness import CRASH_MARKERS, provider_processes, required_providers, squash
 
 # Shutdown's grace in host/protocol/goplugin/serve.cpp, and what the machine may add to it.
 GRACE = 5

@@ -1,7 +1,7 @@
 """Maps, sets and lists of primitives configured by the user, through a script that stores them
 and reads them back as Lua tables (tests/e2e/providers/normal): stable after apply, a reordered
 set is no change, and a changed element is an in-place update."""
-from harness import planned_change, required_providers, resources
+from support.harness import planned_change, required_providers, resources
 
 
 def account(tags='{ env = "prod", team = "net" }', aliases='["b", "a"]',

@@ -4,7 +4,7 @@ exactly_one_of, deprecated and removed arguments and block counts, each reported
 own arguments, whose defaults may come from the environment."""
 import pytest
 
-from harness import parse_json, required_providers, resources
+from support.harness import parse_json, required_providers, resources
 
 HEADER = required_providers("checks")
 

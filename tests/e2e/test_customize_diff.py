@@ -1,6 +1,6 @@
 """customize_diff with the real CLI: a computed value planned as a known value, and a
 replacement the script asks for."""
-from harness import faults_item, planned_actions, planned_change, resources
+from support.harness import faults_item, planned_actions, planned_change, resources
 
 
 def test_a_computed_value_is_planned_known_and_kept_by_apply(faults):

@@ -3,7 +3,7 @@ time when it depends on something not created yet."""
 import base64
 import hashlib
 
-from harness import planned_actions, required_providers, squash
+from support.harness import planned_actions, required_providers, squash
 
 CONTENT = "alpha\nbeta\ngamma\n"
 

@@ -6,8 +6,8 @@ import os
 import signal
 import subprocess
 
-from debug_mode import start_debug
-from harness import hcl_string, required_providers
+from support.debug_mode import start_debug
+from support.harness import hcl_string, required_providers
 
 
 def start_localfs(binary, protocol):

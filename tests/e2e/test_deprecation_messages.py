@@ -1,7 +1,7 @@
 """`deprecated = "message"` reaches the CLI twice: as the provider's own warning where a
 configuration sets a deprecated argument or uses a deprecated type, and through the schema's
 deprecation_message, which the CLI shows where a configuration refers to a deprecated value."""
-from harness import required_providers, squash
+from support.harness import required_providers, squash
 
 
 def test_deprecated_arguments_and_types_warn_with_their_messages(make_tofu, test_provider):

@@ -3,7 +3,7 @@
 and destroys nothing, or lets it go with a warning; types without a check behave as before."""
 import pytest
 
-from harness import required_providers, resources, squash
+from support.harness import required_providers, resources, squash
 
 
 def vaults(protected: bool, with_shared: bool = True) -> str:

@@ -1,7 +1,7 @@
 """diff_suppress and state_func with the real CLI (tests/e2e/providers/normal): an API that
 stores values in its own spelling causes no diff, neither does a configuration respelt the same
 way, and real changes still show."""
-from harness import planned_actions, planned_change, required_providers, resources
+from support.harness import planned_actions, planned_change, required_providers, resources
 
 POLICY = '{ "read": ["a", "b"], "write": 1 }'
 RESPELT_POLICY = '{"write":1.0,"read":["a","b"]}'

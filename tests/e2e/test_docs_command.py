@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO
+from support.harness import REPO
 
 REGENERATE = ("regenerate with: LUAFORM_PROVIDER_DIR=providers/{0} LUAFORM_PROVIDER_NAME={0} "
               "build/host/luaform --docs providers/{0}/docs")

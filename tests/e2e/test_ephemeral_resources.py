@@ -1,5 +1,5 @@
 """Ephemeral resources (ephemeral_*.lua) and write-only attributes, driven by the real
-CLI against a credentials service on loopback (tests/e2e/lease_api.py): a lease is opened for
+CLI against a credentials service on loopback (tests/e2e/support/lease_api.py): a lease is opened for
 each plan and apply, renewed while a slow create outlives its time-to-live, revoked at the end,
 and its token reaches neither the state nor a saved plan. A write-only attribute takes a literal
 or an ephemeral value to the API and to neither file."""
@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from harness import (SOURCE_PREFIX, TEST_PROVIDERS_DIR, TofuError, assert_script_error,
+from support.harness import (SOURCE_PREFIX, TEST_PROVIDERS_DIR, TofuError, assert_script_error,
                      parse_json, required_providers, resources, run_schema, squash)
-from lease_config import config, saved_texts
+from support.lease_config import config, saved_texts
 
 
 def test_a_lease_is_opened_renewed_and_revoked_and_its_token_is_never_saved(lease, leases):

@@ -1,7 +1,7 @@
 """providers/etcd against Debian's real etcd-server on loopback: keys with plan-empty-after-
 apply, drift when a key changes or disappears outside, leases, import-verify, the key and range
 data sources, the provider's prefix, and a clear error that loses no state when etcd is down."""
-from harness import planned_actions, required_providers, resources, squash
+from support.harness import planned_actions, required_providers, resources, squash
 
 
 def config(etcd, body: str, prefix: str = "") -> str:

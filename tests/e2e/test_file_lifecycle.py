@@ -2,7 +2,7 @@
 drift in both directions, in-place update, replacement, destroy."""
 import hashlib
 
-from harness import (hcl_string, planned_actions, planned_change, required_providers,
+from support.harness import (hcl_string, planned_actions, planned_change, required_providers,
                      resources)
 
 GREETING = "hello from lua\n"

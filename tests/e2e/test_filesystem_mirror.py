@@ -2,7 +2,7 @@
 filesystem mirror in the unpacked layout, with a version constraint and a lock file."""
 import pytest
 
-from harness import (REPO, Tofu, assemble_provider, os_arch, required_providers, resources,
+from support.harness import (REPO, Tofu, assemble_provider, os_arch, required_providers, resources,
                      squash, write_mirror_config)
 
 VERSION = "0.1.0"

@@ -3,7 +3,7 @@ real CLI: parameter and result types (string, number, bool, collections, objects
 a variadic parameter, null and unknown arguments, and failures that name the argument."""
 import json
 
-from harness import (TEST_PROVIDERS_DIR, parse_json, required_providers, run_schema, squash,
+from support.harness import (TEST_PROVIDERS_DIR, parse_json, required_providers, run_schema, squash,
                      without_empty_texts)
 
 import pytest

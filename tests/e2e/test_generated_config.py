@@ -4,7 +4,7 @@ HashiCorp Terraform (1.14 onwards) asks the provider for that configuration
 (GenerateResourceConfig); OpenTofu writes its own from the state, which must plan cleanly too."""
 import json
 
-from harness import planned_change, required_providers
+from support.harness import planned_change, required_providers
 
 
 def generate_then_plan(tofu, head: str, imports: dict[str, str]) -> str:

@@ -1,14 +1,14 @@
 """helper/schema's contract where scripts are written the usual way, with the real CLIs: zero
 values read back for unset arguments are no change, an update keeps what it did not touch, a
 write-only argument alone plans nothing, and configure can tell an unknown value from an unset
-one. The people provider talks to tests/e2e/object_api.py over HTTP on loopback."""
+one. The people provider talks to tests/e2e/support/object_api.py over HTTP on loopback."""
 import itertools
 import json
 
 import pytest
 
-from harness import planned_actions, planned_change, required_providers, resources
-from object_api import ObjectApi, Served
+from support.harness import planned_actions, planned_change, required_providers, resources
+from support.object_api import ObjectApi, Served
 
 ADDRESSES = itertools.count(7)
 

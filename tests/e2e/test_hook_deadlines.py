@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
+from support.harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
                      resources, squash)
 
 SPIN = f"lib/spin.lua:{marked_line(TEST_PROVIDERS_DIR / 'sloth' / 'lib' / 'spin.lua', 'spin')}"

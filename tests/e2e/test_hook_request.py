@@ -6,7 +6,7 @@ that `p.path` is the address it was given: `disk.0.size`, never `disk[0].size`.
 """
 import pytest
 
-from harness import CRASH_MARKERS, planned_actions, required_providers, resources, squash
+from support.harness import CRASH_MARKERS, planned_actions, required_providers, resources, squash
 
 
 def config(*, tier: str = "small", size: int = 10, ssd_gb: int = 4, label: str = "Data",

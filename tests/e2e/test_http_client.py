@@ -1,5 +1,5 @@
 """tf.http, the HTTP client scripts get, through a provider (tests/e2e/providers/web) driven by
-the real CLI against a real HTTP server on loopback (tests/e2e/object_api.py): JSON bodies,
+the real CLI against a real HTTP server on loopback (tests/e2e/support/object_api.py): JSON bodies,
 bearer auth, retries on 429/5xx honouring Retry-After, errors that name the script line, the
 status and the body, timeouts that end a stalled request, pagination, TLS (with client
 certificates), proxies from the environment, and no state lost when the service fails."""
@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from harness import (TofuError, assert_script_error, planned_actions, required_providers,
+from support.harness import (TofuError, assert_script_error, planned_actions, required_providers,
                      resources, squash)
-from forward_proxy import ForwardProxy
-from loopback import self_signed
-from object_api import ObjectApi, Served, gzip_of_zeros
+from support.forward_proxy import ForwardProxy
+from support.loopback import self_signed
+from support.object_api import ObjectApi, Served, gzip_of_zeros
 
 TOKEN = "s3cret-token-4417"
 

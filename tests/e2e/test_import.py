@@ -2,7 +2,7 @@
 resource whose own import function reads a composite id."""
 import hashlib
 
-from harness import faults_pair, hcl_string, required_providers, resources, squash
+from support.harness import faults_pair, hcl_string, required_providers, resources, squash
 
 CONTENT = "already here\n"
 

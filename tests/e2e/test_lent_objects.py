@@ -13,8 +13,8 @@ state (module tables are per state) and the kept object is there for the later c
 import signal
 import subprocess
 
-from debug_mode import start_debug
-from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
+from support.debug_mode import start_debug
+from support.harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
                      resources, squash)
 
 SCRIPT = TEST_PROVIDERS_DIR / "keeper" / "resource_item.lua"

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from harness import planned_change, required_providers, resources, squash
+from support.harness import planned_change, required_providers, resources, squash
 
 
 def is_terraform(tofu) -> bool:

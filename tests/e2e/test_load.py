@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 
-from harness import REPO
+from support.harness import REPO
 
 SECONDS = 15
 CONCURRENCY = 16

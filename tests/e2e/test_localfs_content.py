@@ -5,7 +5,7 @@ accepted; a file imported records text or base64 as its bytes allow."""
 import base64
 import hashlib
 
-from harness import planned_actions, planned_change, required_providers, resources, squash
+from support.harness import planned_actions, planned_change, required_providers, resources, squash
 
 BINARY = bytes([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF, 0xFE, 0x0A])
 

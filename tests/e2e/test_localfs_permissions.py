@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from harness import planned_actions, required_providers, resources, squash
+from support.harness import planned_actions, required_providers, resources, squash
 
 
 def mode_of(path) -> int:

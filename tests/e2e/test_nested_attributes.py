@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness import (SOURCE_PREFIX, parse_json, planned_actions, planned_change,
+from support.harness import (SOURCE_PREFIX, parse_json, planned_actions, planned_change,
                      required_providers, resources, run_schema, squash)
 
 SUBNETS = '[{ cidr = "10.0.1.0/24" }, { cidr = "10.0.2.0/24", dhcp = false }]'

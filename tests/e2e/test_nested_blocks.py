@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from harness import (hcl_string, planned_actions, planned_change, required_providers,
+from support.harness import (hcl_string, planned_actions, planned_change, required_providers,
                      resources, squash)
 
 

@@ -2,7 +2,7 @@
 decimal fractions that no binary float holds exactly."""
 import pytest
 
-from harness import required_providers
+from support.harness import required_providers
 
 NUMBERS = [
     "123456789012345678901234567890",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO, Tofu, os_arch, required_providers, resources, write_mirror_config
+from support.harness import REPO, Tofu, os_arch, required_providers, resources, write_mirror_config
 
 PACKAGER = REPO / "host/packaging/package_provider.cmake"
 VERSION = "0.3.0"

@@ -5,7 +5,7 @@ attribute with use_state_for_unknown keeps its stored value in the plan of an up
 refined unknowns (refine = { ... }) let the CLI decide expressions before apply."""
 import pytest
 
-from harness import (TEST_PROVIDERS_DIR, TofuError, assert_script_error, planned_actions,
+from support.harness import (TEST_PROVIDERS_DIR, TofuError, assert_script_error, planned_actions,
                      planned_change, required_providers, resources, squash)
 
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from harness import TofuError, planned_actions, planned_change, resources, squash
-from lease_config import config
+from support.harness import TofuError, planned_actions, planned_change, resources, squash
+from support.lease_config import config
 
 
 def test_private_data_is_kept_with_the_state_and_handed_back(lease, leases):

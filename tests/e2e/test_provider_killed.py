@@ -8,7 +8,7 @@ import signal
 import time
 from pathlib import Path
 
-from harness import provider_processes, required_providers, resources
+from support.harness import provider_processes, required_providers, resources
 
 QUICK = [f"q{i}" for i in range(8)]
 SLOW = [f"s{i}" for i in range(6)]

@@ -6,8 +6,8 @@ identity is an error naming the attribute."""
 import hashlib
 import json
 
-from evolve_config import CONFIG as EVOLVE_CONFIG, install, stored_instance
-from harness import required_providers, resources, squash
+from support.evolve_config import CONFIG as EVOLVE_CONFIG, install, stored_instance
+from support.harness import required_providers, resources, squash
 
 CONTENT = "already here\n"
 

@@ -1,7 +1,7 @@
 """Resource and attribute options not covered elsewhere, with the real CLI: a resource without
 an update function is replaced by any change, at_least_one_of, and sensitive values kept out of
 plan output while marked sensitive in state (tests/e2e/providers/checks, checks_alert)."""
-from harness import planned_actions, planned_change, required_providers, resources, squash
+from support.harness import planned_actions, planned_change, required_providers, resources, squash
 
 SECRET = "hunter2-do-not-print"
 

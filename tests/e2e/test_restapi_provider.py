@@ -3,7 +3,7 @@ lifecycle with plan-empty-after-apply, drift on the managed fields only, import-
 source over paged listings, and error paths that lose no state."""
 import json
 
-from harness import planned_actions, required_providers, resources, squash
+from support.harness import planned_actions, required_providers, resources, squash
 
 POST = """
 resource "restapi_object" "post" {

@@ -9,7 +9,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-from harness import REPO, Tofu, os_arch, parse_json, squash
+from support.harness import REPO, Tofu, os_arch, parse_json, squash
 
 
 def run_host(host, *args, cwd=None, env=None):

@@ -2,7 +2,7 @@
 shape of `providers schema -json`."""
 import json
 
-from harness import (SOURCE_PREFIX, parse_json, required_providers, run_schema,
+from support.harness import (SOURCE_PREFIX, parse_json, required_providers, run_schema,
                      without_empty_texts)
 
 

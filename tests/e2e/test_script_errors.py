@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
+from support.harness import (CRASH_MARKERS, TEST_PROVIDERS_DIR, marked_line, required_providers,
                      resources, squash)
 
 

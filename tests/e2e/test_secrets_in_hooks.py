@@ -7,7 +7,7 @@ hook: in errors, tf.log lines and print. The CLI's output and its trace log must
 """
 import re
 
-from harness import CRASH_MARKERS, required_providers, squash
+from support.harness import CRASH_MARKERS, required_providers, squash
 
 TOKEN = "Tok-2f9a-provider-secret"
 

@@ -1,12 +1,12 @@
 """element_state_func with the real CLIs (tests/e2e/providers/zone): a DNS API on loopback
-(tests/e2e/object_api.py) lower-cases the members of a record set, as PowerDNS turns
+(tests/e2e/support/object_api.py) lower-cases the members of a record set, as PowerDNS turns
 "2001:DB8::1" into "2001:db8::1". Apply keeps the planned spelling, the plan after it is empty,
 refresh shows no drift; an element added or removed, by the configuration or outside, still
 shows."""
 import pytest
 
-from harness import planned_change, required_providers, resources
-from object_api import ObjectApi, Served
+from support.harness import planned_change, required_providers, resources
+from support.object_api import ObjectApi, Served
 
 
 def lower_case(obj: dict) -> dict:

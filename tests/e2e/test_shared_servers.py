@@ -7,8 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import shared_servers
-
+from support import shared_servers
 HERE = Path(__file__).resolve().parent
 
 

@@ -3,7 +3,7 @@
 import os
 import subprocess
 
-from harness import TEST_PROVIDERS_DIR
+from support.harness import TEST_PROVIDERS_DIR
 
 
 def run_by_hand(binary, *args):

@@ -1,7 +1,7 @@
 """Terraform's state-saving rules when an operation fails part-way, with the real CLI: what the
 provider confirmed is kept, nothing is lost, and the next apply converges. The faults test
 provider fails an operation when a marker file exists in the working directory."""
-from harness import faults_item, faults_pair, planned_actions, planned_change, resources, squash
+from support.harness import faults_item, faults_pair, planned_actions, planned_change, resources, squash
 
 
 def saved(tofu) -> dict:

@@ -1,7 +1,7 @@
 """schema_version and upgrade functions with the real CLI: a state written by an older script
 is upgraded when the newer script reads it, and a failing upgrade loses nothing."""
-from evolve_config import install, stored_instance
-from harness import resources, squash
+from support.evolve_config import install, stored_instance
+from support.harness import resources, squash
 
 
 def test_a_newer_script_upgrades_the_stored_state_without_a_diff(evolve):

@@ -6,8 +6,8 @@ U+FFFD for what is not UTF-8, and the state they came with is kept. A listed nam
 characters are escaped, so it cannot forge a result line of `terraform query`."""
 import pytest
 
-from harness import assert_script_error, required_providers, resources, squash
-from object_api import ObjectApi, Served
+from support.harness import assert_script_error, required_providers, resources, squash
+from support.object_api import ObjectApi, Served
 
 FFFD = "\ufffd"
 
@@ -16,7 +16,7 @@ def state_list(tofu) -> list[str]:
     return tofu.run("state", "list").stdout.split()
 
 
-# An HTTP error quoting the body (tests/e2e/providers/web against tests/e2e/object_api.py)
+# An HTTP error quoting the body (tests/e2e/providers/web against tests/e2e/support/object_api.py)
 
 
 @pytest.fixture

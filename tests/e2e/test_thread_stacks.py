@@ -5,7 +5,7 @@ static Linux release hosts use, gives 128 KiB unless the executable asks for mor
 
 import stat
 
-from harness import required_providers, resources, squash
+from support.harness import required_providers, resources, squash
 
 # A default below musl's, where a host that kept the default crashed with these scripts (glibc
 # takes `ulimit -s` as its default thread stack).

@@ -3,7 +3,7 @@ them in a `timeouts` block, d:timeout() sees the result, changing them replaces 
 operation that runs past its timeout is ended."""
 import time
 
-from harness import faults_item, parse_json, planned_actions, resources, squash
+from support.harness import faults_item, parse_json, planned_actions, resources, squash
 
 
 def test_the_declared_timeout_applies_without_a_timeouts_block(faults):

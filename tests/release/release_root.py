@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from cli_log import provider_lines
-from harness import SOURCE_PREFIX, write_mirror_config
+from support.harness import SOURCE_PREFIX, write_mirror_config
 
 
 class ReleaseRoot:

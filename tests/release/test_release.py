@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from cli_log import assert_providers_ended_by_themselves
-from harness import SOURCE_PREFIX, hcl_string, required_providers
-from loopback import ServedInThread, self_signed
-from object_api import ObjectApi, Served
+from support.harness import SOURCE_PREFIX, hcl_string, required_providers
+from support.loopback import ServedInThread, self_signed
+from support.object_api import ObjectApi, Served
 from release_root import ReleaseRoot
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cli_log import assert_providers_ended_by_themselves, provider_lines
-from harness import SOURCE_PREFIX, write_mirror_config
+from support.harness import SOURCE_PREFIX, write_mirror_config
 from test_release import TARGETS, localfs_config, release_zip
 
 WINDOWS_TARGETS = [target for target in TARGETS if target.startswith("windows_")]

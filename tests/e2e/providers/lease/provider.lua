@@ -1,4 +1,4 @@
--- A provider for the credentials service in tests/e2e/lease_api.py. One instance, without a
+-- A provider for the credentials service in tests/e2e/support/lease_api.py. One instance, without a
 -- token, opens leases; another, configured with the token of an open lease, writes notes.
 local tf = require("luaform")
 

@@ -1,4 +1,4 @@
--- A provider for the object API in tests/e2e/object_api.py, written the way an author would
+-- A provider for the object API in tests/e2e/support/object_api.py, written the way an author would
 -- write one for a JSON API: everything HTTP goes through tf.http.
 local tf = require("luaform")
 

@@ -1,4 +1,4 @@
--- A provider for a DNS API served by tests/e2e/object_api.py, which stores record sets in its
+-- A provider for a DNS API served by tests/e2e/support/object_api.py, which stores record sets in its
 -- own spelling, as PowerDNS does: addresses and host names lower-cased.
 local tf = require("luaform")
 

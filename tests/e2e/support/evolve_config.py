@@ -3,7 +3,7 @@ swapping in one of its versions/*.lua) and reads what the CLI stored."""
 import json
 import shutil
 
-from harness import required_providers
+from support.harness import required_providers
 
 CONFIG = required_providers("evolve") + """
 resource "evolve_note" "n" {

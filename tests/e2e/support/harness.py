@@ -14,8 +14,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-TEST_PROVIDERS_DIR = Path(__file__).resolve().parent / "providers"
+REPO = Path(__file__).resolve().parents[3]
+TEST_PROVIDERS_DIR = Path(__file__).resolve().parents[1] / "providers"
 SOURCE_PREFIX = "registry.opentofu.org/luaform/"
 COMMAND_TIMEOUT = 300
 

@@ -12,7 +12,7 @@ import shutil
 import urllib.request
 from pathlib import Path
 
-from loopback import LoopbackServer, free_port
+from support.loopback import LoopbackServer, free_port
 
 
 def b64(text: str) -> str:

@@ -1,7 +1,7 @@
 """Configurations for tests/e2e/providers/lease, and where their values could leak to."""
 import zipfile
 
-from harness import required_providers
+from support.harness import required_providers
 
 
 def config(url: str, *, text: str = "hello", delay: float = 0, ttl: float = 60,

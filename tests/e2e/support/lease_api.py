@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 
-from loopback import ServedInThread
+from support.loopback import ServedInThread
 
 
 @dataclass

@@ -30,7 +30,7 @@ from typing import Callable
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
-from loopback import ServedInThread
+from support.loopback import ServedInThread
 
 
 @dataclass

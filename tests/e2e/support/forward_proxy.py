@@ -5,7 +5,7 @@ import http.client
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit
 
-from loopback import ServedInThread
+from support.loopback import ServedInThread
 
 # Headers that belong to one hop (RFC 9110 section 7.6.1), not passed on either way.
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authorization", "proxy-connection", "te",

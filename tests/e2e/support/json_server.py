@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from loopback import LoopbackServer, free_port
+from support.loopback import LoopbackServer, free_port
 
 COLLECTIONS = ("posts",)
 NAMESPACES = 256
@@ -71,7 +71,7 @@ class JsonSpace:
         if number > namespaces:
             raise AssertionError(f"json-server was started with {namespaces} namespaces and "
                                  f"scenario number {number} needs one more: raise NAMESPACES "
-                                 "in tests/e2e/json_server.py")
+                                 "in tests/e2e/support/json_server.py")
         self.server_url = server_url
         self.log = log
         self.name = f"t{number}"
