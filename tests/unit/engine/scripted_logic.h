@@ -254,4 +254,17 @@ inline Schema file_schema() {
   return s;
 }
 
+// What most engine tests start from: a ScriptedLogic, whose declarations a fixture fills, and
+// the service over it, started by serve() as the CLI's first GetProviderSchema finds it.
+struct ServiceFixture {
+  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
+  std::unique_ptr<ProviderService> service;
+
+  // Starts the service on what `logic` declares; the schema it serves.
+  const ProviderSchema& serve() {
+    service = std::make_unique<ProviderService>(logic);
+    return *service->get_provider_schema().schema;
+  }
+};
+
 }  // namespace luaform::engine::testing

@@ -10,9 +10,7 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct DeferralFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct DeferralFixture : ServiceFixture {
   Type type;
   Type data_type;
   Type provider_type;
@@ -32,8 +30,7 @@ struct DeferralFixture {
         return Diagnostics{};
       };
     }
-    service = std::make_unique<ProviderService>(logic);
-    const auto* schema = service->get_provider_schema().schema;
+    const auto* schema = &serve();
     type = schema->resources.at("test_file").block.implied_type();
     data_type = schema->data_sources.at("test_info").block.implied_type();
     provider_type = schema->provider.block.implied_type();

@@ -39,15 +39,12 @@ Schema net_schema() {
   return s;
 }
 
-struct NetFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct NetFixture : ServiceFixture {
   Type type, subnet_type, dns_type;
 
   NetFixture() {
     logic->declared.resources["test_net"] = net_schema();
-    service = std::make_unique<ProviderService>(logic);
-    const Block& block = service->get_provider_schema().schema->resources.at("test_net").block;
+    const Block& block = serve().resources.at("test_net").block;
     type = block.implied_type();
     subnet_type = block.find_attribute("subnets")->nested->block.implied_type();
     dns_type = block.find_attribute("dns")->nested->block.implied_type();

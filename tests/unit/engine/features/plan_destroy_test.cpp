@@ -9,17 +9,14 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct DestroyFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct DestroyFixture : ServiceFixture {
   Type type;
 
   explicit DestroyFixture(bool checks_destroy) {
     Schema schema = file_schema();
     schema.checks_destroy = checks_destroy;
     logic->declared.resources["test_file"] = schema;
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
   }
   Value stored() const {
     return Value::object(type, {{"id", Value::string("f1")}, {"path", Value::string("/a")}});

@@ -12,9 +12,7 @@ namespace {
 
 // test_file with `content` deciding on replacement through the logic, `sha` keeping its
 // stored value through updates and `mode` recomputed by every update.
-struct ModifierFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct ModifierFixture : ServiceFixture {
   Type type;
 
   ModifierFixture() {
@@ -29,7 +27,7 @@ struct ModifierFixture {
       if (attr.name == "sha" || attr.name == "mode") attr.has_plan_function = true;
     }
     logic->declared.resources["test_file"] = s;
-    service = std::make_unique<ProviderService>(logic);
+    serve();
     REQUIRE_FALSE(service->get_provider_schema().diagnostics.has_errors());
     type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
   }

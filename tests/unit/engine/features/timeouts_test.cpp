@@ -10,9 +10,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct TimeoutsFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct TimeoutsFixture : ServiceFixture {
   const Schema* served = nullptr;
   Type type, timeouts_type;
 
@@ -21,8 +19,7 @@ struct TimeoutsFixture {
     s.has_update = has_update;
     s.timeouts = {{"create", Duration(10min)}, {"default", Duration(2min)}};
     logic->declared.resources["test_file"] = s;
-    service = std::make_unique<ProviderService>(logic);
-    served = &service->get_provider_schema().schema->resources.at("test_file");
+    served = &serve().resources.at("test_file");
     type = served->block.implied_type();
     timeouts_type = served->block.find_block("timeouts")->block.implied_type();
   }

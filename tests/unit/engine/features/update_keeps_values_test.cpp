@@ -29,16 +29,13 @@ Schema server_schema() {
   return s;
 }
 
-struct ServerFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct ServerFixture : ServiceFixture {
   Type type, disk_type;
 
   explicit ServerFixture(bool customizes_diff = false) {
     logic->declared.resources["test_server"] = server_schema();
     logic->declared.resources["test_server"].customizes_diff = customizes_diff;
-    service = std::make_unique<ProviderService>(logic);
-    const Block& block = service->get_provider_schema().schema->resources.at("test_server").block;
+    const Block& block = serve().resources.at("test_server").block;
     type = block.implied_type();
     disk_type = block.find_block("disk")->block.implied_type();
   }

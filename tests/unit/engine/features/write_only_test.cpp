@@ -12,9 +12,7 @@ namespace {
 
 // resource "test_user": name (required), password (optional, sensitive, write-only), version,
 // and set_at (computed, changes on update: when the password was last sent).
-struct WriteOnlyFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct WriteOnlyFixture : ServiceFixture {
   Type type;
 
   explicit WriteOnlyFixture(bool has_update = true) {
@@ -28,7 +26,7 @@ struct WriteOnlyFixture {
     s.block.attributes = {attribute("name", Type::string(), true, false, false), password,
                           attribute("version", Type::number(), false, true, false), set_at};
     logic->declared.resources["test_user"] = s;
-    service = std::make_unique<ProviderService>(logic);
+    serve();
     REQUIRE_FALSE(service->get_provider_schema().diagnostics.has_errors());
     type = service->get_provider_schema().schema->resources.at("test_user").block.implied_type();
   }

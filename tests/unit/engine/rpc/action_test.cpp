@@ -9,9 +9,7 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct ActionFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct ActionFixture : ServiceFixture {
   Type type;
 
   ActionFixture() {
@@ -24,8 +22,7 @@ struct ActionFixture {
     token.sensitive = true;
     notify.block.attributes = {message, times, token};
     logic->declared.actions["test_notify"] = notify;
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->actions.at("test_notify").block.implied_type();
+    type = serve().actions.at("test_notify").block.implied_type();
   }
   Value config(const std::string& message, Value token = Value::null(Type::string())) const {
     return Value::object(type, {{"message", Value::string(message)},

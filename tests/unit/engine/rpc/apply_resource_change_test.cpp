@@ -7,17 +7,14 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct ApplyFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct ApplyFixture : ServiceFixture {
   Type type;
 
   explicit ApplyFixture(bool has_update = true, bool importable = true) {
     logic->declared.resources["test_file"] = file_schema();
     logic->declared.resources["test_file"].has_update = has_update;
     logic->declared.resources["test_file"].importable = importable;
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
   }
   Value object(Value::Object attrs) const { return Value::object(type, std::move(attrs)); }
   ApplyResponse apply(const Value& prior, const Value& planned, const Value& config) const {

@@ -21,10 +21,7 @@ FunctionParameter parameter(std::string name, Type type, bool allow_null = false
   return p;
 }
 
-struct FunctionFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
-
+struct FunctionFixture : ServiceFixture {
   FunctionFixture() {
     // join(separator, parts...) -> string
     Function join;
@@ -49,7 +46,7 @@ struct FunctionFixture {
       return FunctionOutcome{Value::number(static_cast<int64_t>(args[0].elements().size())),
                              std::nullopt};
     };
-    service = std::make_unique<ProviderService>(logic);
+    serve();
   }
 
   CallFunctionResponse call(const std::string& name, const std::vector<Value>& args) const {

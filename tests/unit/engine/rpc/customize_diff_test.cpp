@@ -10,17 +10,14 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct CustomizeFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct CustomizeFixture : ServiceFixture {
   Type type;
 
   explicit CustomizeFixture(ScriptedLogic::Callback customize) {
     logic->declared.resources["test_file"] = file_schema();
     logic->callbacks[Operation::CustomizeDiff] = std::move(customize);
     logic->declared.resources["test_file"].customizes_diff = true;
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
   }
   Value file(const char* content) const {
     return Value::object(type, {{"id", Value::string("/a")},

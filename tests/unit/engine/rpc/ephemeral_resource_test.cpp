@@ -10,9 +10,7 @@ using namespace luaform::engine::testing;
 namespace {
 
 // ephemeral "test_token": role (required), ttl (optional, default 60), token (computed).
-struct EphemeralFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct EphemeralFixture : ServiceFixture {
   Type type;
 
   EphemeralFixture() {
@@ -23,10 +21,7 @@ struct EphemeralFixture {
     role.has_validate = true;
     s.block.attributes = {role, ttl, attribute("token", Type::string(), false, false, true)};
     logic->declared.ephemeral_resources["test_token"] = s;
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema()
-               .schema->ephemeral_resources.at("test_token")
-               .block.implied_type();
+    type = serve().ephemeral_resources.at("test_token").block.implied_type();
   }
   Value config(Value role) const {
     return Value::object(type, {{"role", std::move(role)},

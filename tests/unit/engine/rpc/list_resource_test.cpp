@@ -15,9 +15,7 @@ namespace {
 
 // Resource "test_file" (file_schema, with a sensitive `secret` and an identity of its path)
 // and its list resource, whose filters are `prefix` (default "item") and a sensitive `token`.
-struct ListFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct ListFixture : ServiceFixture {
   Type type;
   Type identity_type;
   Type filters_type;
@@ -37,7 +35,7 @@ struct ListFixture {
     resource.identity = ResourceIdentity{0, {path}, false};
     logic->declared.resources["test_file"] = resource;
     logic->declared.list_resources["test_file"] = filters();
-    service = std::make_unique<ProviderService>(logic);
+    serve();
     const ProviderSchema& served = *service->get_provider_schema().schema;
     type = served.resources.at("test_file").block.implied_type();
     identity_type = served.resources.at("test_file").identity->implied_type();

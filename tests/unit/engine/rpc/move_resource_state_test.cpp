@@ -7,9 +7,7 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct MoveFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct MoveFixture : ServiceFixture {
   Type type;
 
   explicit MoveFixture(bool with_mover) {
@@ -26,8 +24,7 @@ struct MoveFixture {
                                       {"mode", Value::null(Type::string())}});
       };
     }
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
   }
   MoveResponse move(const std::string& source_type) const {
     MoveRequest req;

@@ -14,9 +14,7 @@ namespace {
 
 // test_file with a "mode" that has every plan hook: diff_suppress, requires_replace_if and a
 // plan function (mode is optional and computed), and a customize_diff.
-struct HookedFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct HookedFixture : ServiceFixture {
   Type type;
   int customized = 0;
 
@@ -34,8 +32,7 @@ struct HookedFixture {
       ++customized;
       return Diagnostics{};
     };
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
   }
   Value file(const char* mode) const {
     return Value::object(type, {{"id", Value::string("/a")},

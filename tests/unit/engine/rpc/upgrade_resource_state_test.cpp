@@ -9,17 +9,14 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct UpgradeFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct UpgradeFixture : ServiceFixture {
   Type type;
 
   explicit UpgradeFixture(int64_t version) {
     Schema s = file_schema();
     s.version = version;
     logic->declared.resources["test_file"] = s;
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
   }
   UpgradeResponse upgrade(int64_t version, const std::string& json) const {
     UpgradeRequest req;

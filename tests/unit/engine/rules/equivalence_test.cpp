@@ -22,9 +22,7 @@ bool same_ignoring_case(const Value& a, const Value& b) {
 
 // test_file with `path` (force_new) compared without regard to case, and a list block `rule`
 // whose `host` is compared the same way.
-struct EquivalenceFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct EquivalenceFixture : ServiceFixture {
   Type type;
   Type rule_type;
 
@@ -40,8 +38,7 @@ struct EquivalenceFixture {
     logic->declared.resources["test_file"] = s;
     logic->equivalences["path"] = same_ignoring_case;
     logic->equivalences["rule[1].host"] = same_ignoring_case;
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
     rule_type = rule.block.implied_type();
   }
   Value rules(std::vector<std::string> hosts) const {
@@ -186,9 +183,7 @@ namespace {
 // test_zone: a set of strings `records` whose elements are the same without regard to case, and
 // a set block `target` (host, port, a computed uid) whose elements are the same when their hosts
 // are, without regard to case, and their ports are.
-struct SetFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct SetFixture : ServiceFixture {
   Type type;
   Type target_type;
 
@@ -213,8 +208,7 @@ struct SetFixture {
       return Value::string(lower(v.get_attribute("host").as_string()) + ":" +
                            v.get_attribute("port").to_display_string());
     };
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_zone").block.implied_type();
+    type = serve().resources.at("test_zone").block.implied_type();
     target_type = target.block.implied_type();
   }
   const Block& block() const { return logic->declared.resources.at("test_zone").block; }

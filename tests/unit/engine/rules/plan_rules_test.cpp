@@ -36,16 +36,13 @@ Schema server_schema() {
   return s;
 }
 
-struct ServerFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct ServerFixture : ServiceFixture {
   Type type, disk_type, rule_type;
 
   explicit ServerFixture(bool has_update = true) {
     logic->declared.resources["test_server"] = server_schema();
     logic->declared.resources["test_server"].has_update = has_update;
-    service = std::make_unique<ProviderService>(logic);
-    const Block& block = service->get_provider_schema().schema->resources.at("test_server").block;
+    const Block& block = serve().resources.at("test_server").block;
     type = block.implied_type();
     disk_type = block.find_block("disk")->block.implied_type();
     rule_type = block.find_block("rule")->block.implied_type();

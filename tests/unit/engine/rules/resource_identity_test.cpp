@@ -21,9 +21,7 @@ IdentityAttribute identity_attribute(std::string name, bool required) {
 
 // test_file with an identity: path (required for import, copied from the attribute), mode
 // (optional, copied) and owner (optional, only what the script sets).
-struct IdentityFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct IdentityFixture : ServiceFixture {
   Type type;
   Type identity_type;
 
@@ -38,8 +36,7 @@ struct IdentityFixture {
     schema.moves_state = true;  // the tests of moves give the logic a mover
     logic->declared.resources["test_file"] = schema;
     logic->declared.resources["test_plain"] = file_schema();
-    service = std::make_unique<ProviderService>(logic);
-    type = service->get_provider_schema().schema->resources.at("test_file").block.implied_type();
+    type = serve().resources.at("test_file").block.implied_type();
     identity_type = identity.implied_type();
   }
   Value object(const std::string& path, const std::string& mode) const {

@@ -37,16 +37,13 @@ Schema user_schema() {
   return s;
 }
 
-struct UserFixture {
-  std::shared_ptr<ScriptedLogic> logic = std::make_shared<ScriptedLogic>();
-  std::unique_ptr<ProviderService> service;
+struct UserFixture : ServiceFixture {
   Type type, contact_type, key_type;
 
   explicit UserFixture(bool has_update = true) {
     logic->declared.resources["test_user"] = user_schema();
     logic->declared.resources["test_user"].has_update = has_update;
-    service = std::make_unique<ProviderService>(logic);
-    const Block& block = service->get_provider_schema().schema->resources.at("test_user").block;
+    const Block& block = serve().resources.at("test_user").block;
     type = block.implied_type();
     contact_type = block.find_block("contact")->block.implied_type();
     key_type = block.find_block("keys")->block.implied_type();
