@@ -267,4 +267,33 @@ struct ServiceFixture {
   }
 };
 
+// The service over one resource, test_file (file_schema()), whose object type is at hand: the
+// start of the tests of the RPCs of a single resource (apply, read, import).
+struct FileServiceFixture : ServiceFixture {
+  Type type;
+
+  explicit FileServiceFixture(bool has_update = true, bool importable = true) {
+    logic->declared.resources["test_file"] = file_schema();
+    logic->declared.resources["test_file"].has_update = has_update;
+    logic->declared.resources["test_file"].importable = importable;
+    type = serve().resources.at("test_file").block.implied_type();
+  }
+  Value object(Value::Object attrs) const { return Value::object(type, std::move(attrs)); }
+  // An object as a create made it and the state holds it.
+  Value existing() const {
+    return object({{"id", Value::string("/a")},
+                   {"path", Value::string("/a")},
+                   {"content", Value::string("x")},
+                   {"sha", Value::string("abc")},
+                   {"mode", Value::string("0644")}});
+  }
+};
+
+// A logic's failure with `message`.
+inline Diagnostics failure_of(const std::string& message) {
+  Diagnostics d;
+  d.error(message);
+  return d;
+}
+
 }  // namespace luaform::engine::testing

@@ -7,25 +7,10 @@ using namespace luaform::engine::testing;
 
 namespace {
 
-struct ApplyFixture : ServiceFixture {
-  Type type;
-
-  explicit ApplyFixture(bool has_update = true, bool importable = true) {
-    logic->declared.resources["test_file"] = file_schema();
-    logic->declared.resources["test_file"].has_update = has_update;
-    logic->declared.resources["test_file"].importable = importable;
-    type = serve().resources.at("test_file").block.implied_type();
-  }
-  Value object(Value::Object attrs) const { return Value::object(type, std::move(attrs)); }
+struct ApplyFixture : FileServiceFixture {
+  using FileServiceFixture::FileServiceFixture;
   ApplyResponse apply(const Value& prior, const Value& planned, const Value& config) const {
     return service->apply_resource_change(ApplyRequest{"test_file", prior, planned, config, {}});
-  }
-  Value existing() const {
-    return object({{"id", Value::string("/a")},
-                   {"path", Value::string("/a")},
-                   {"content", Value::string("x")},
-                   {"sha", Value::string("abc")},
-                   {"mode", Value::string("0644")}});
   }
   Value planned_create() const {
     return object({{"id", Value::unknown(Type::string())},
@@ -35,12 +20,6 @@ struct ApplyFixture : ServiceFixture {
                    {"mode", Value::unknown(Type::string())}});
   }
 };
-
-Diagnostics fail(const std::string& message) {
-  Diagnostics d;
-  d.error(message);
-  return d;
-}
 
 }  // namespace
 
@@ -61,7 +40,7 @@ TEST_CASE("create that sets an id saves the state with every unknown made known"
 
 TEST_CASE("create that fails before setting an id saves nothing") {
   ApplyFixture f;
-  f.logic->callbacks[Operation::Create] = [](ResourceData&) { return fail("boom"); };
+  f.logic->callbacks[Operation::Create] = [](ResourceData&) { return failure_of("boom"); };
   ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
   CHECK(resp.diagnostics.has_errors());
   CHECK(resp.new_state.is_null());
@@ -71,7 +50,7 @@ TEST_CASE("create that fails after setting an id saves the state and reports the
   ApplyFixture f;
   f.logic->callbacks[Operation::Create] = [](ResourceData& d) {
     d.set_id("/a");
-    return fail("boom after id");
+    return failure_of("boom after id");
   };
   ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
   CHECK(resp.diagnostics.has_errors());
@@ -94,7 +73,7 @@ TEST_CASE("update that fails still saves the new state") {
     auto [old_value, new_value] = d.get_change("content");
     CHECK(old_value == Value::string("x"));
     CHECK(new_value == Value::string("y"));
-    return fail("half done");
+    return failure_of("half done");
   };
   Value planned = f.existing()
                       .with_attribute("content", Value::string("y"))
@@ -162,7 +141,7 @@ TEST_CASE("delete that succeeds removes the state") {
 
 TEST_CASE("delete that fails keeps the prior state") {
   ApplyFixture f;
-  f.logic->callbacks[Operation::Delete] = [](ResourceData&) { return fail("busy"); };
+  f.logic->callbacks[Operation::Delete] = [](ResourceData&) { return failure_of("busy"); };
   ApplyResponse resp = f.apply(f.existing(), Value::null(f.type), Value::null(f.type));
   CHECK(resp.diagnostics.has_errors());
   CHECK(resp.new_state == f.existing());
@@ -177,85 +156,4 @@ TEST_CASE("a function that changes a planned value gets an error naming the attr
   ApplyResponse resp = f.apply(Value::null(f.type), f.planned_create(), f.planned_create());
   REQUIRE(resp.diagnostics.has_errors());
   CHECK(resp.diagnostics.items()[0].path == AttributePath{AttributeName{"content"}});
-}
-
-TEST_CASE("read that clears the id reports the object gone") {
-  ApplyFixture f;
-  f.logic->callbacks[Operation::Read] = [](ResourceData& d) {
-    d.set_id("");
-    return Diagnostics{};
-  };
-  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", f.existing(), {}});
-  CHECK_FALSE(resp.diagnostics.has_errors());
-  CHECK(resp.new_state.is_null());
-}
-
-TEST_CASE("read that fails keeps the current state") {
-  ApplyFixture f;
-  f.logic->callbacks[Operation::Read] = [](ResourceData&) { return fail("unreachable"); };
-  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", f.existing(), {}});
-  CHECK(resp.diagnostics.has_errors());
-  CHECK(resp.new_state == f.existing());
-}
-
-TEST_CASE("read sees drift set by the function") {
-  ApplyFixture f;
-  f.logic->callbacks[Operation::Read] = [](ResourceData& d) {
-    return d.set("content", Value::string("changed outside"));
-  };
-  ReadResponse resp = f.service->read_resource(ReadRequest{"test_file", f.existing(), {}});
-  CHECK(resp.new_state.get_attribute("content") == Value::string("changed outside"));
-}
-
-TEST_CASE("import by id returns an object holding only the id") {
-  ApplyFixture f;
-  ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "/x"});
-  REQUIRE(resp.imported.size() == 1);
-  Value state = resp.imported[0].state;
-  CHECK(state.get_attribute("id") == Value::string("/x"));
-  CHECK(state.get_attribute("path").is_null());
-  // Attributes with defaults hold them, so that a configuration leaving them out plans no
-  // change after the import.
-  CHECK(state.get_attribute("content") == Value::string(""));
-}
-
-TEST_CASE("an import function reads the import id into attributes and sets the real id") {
-  ApplyFixture f;
-  f.logic->callbacks[Operation::Import] = [](ResourceData& d) {
-    CHECK(d.id() == "disk1:/x");
-    d.set_id("/x");
-    Diagnostics diags = d.set("mode", Value::string("0600"));
-    diags.append(d.set("content", Value::string("read from the API")));
-    return diags;
-  };
-  ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "disk1:/x"});
-  REQUIRE_FALSE(resp.diagnostics.has_errors());
-  REQUIRE(resp.imported.size() == 1);
-  Value state = resp.imported[0].state;
-  CHECK(state.get_attribute("id") == Value::string("/x"));
-  CHECK(state.get_attribute("mode") == Value::string("0600"));
-  CHECK(state.get_attribute("content") == Value::string("read from the API"));  // not defaulted
-}
-
-TEST_CASE("an import function that fails or clears the id imports nothing") {
-  ApplyFixture f;
-  f.logic->callbacks[Operation::Import] = [](ResourceData&) { return fail("bad id"); };
-  ImportResponse failed = f.service->import_resource_state(ImportRequest{"test_file", "x"});
-  CHECK(failed.diagnostics.has_errors());
-  CHECK(failed.imported.empty());
-  f.logic->callbacks[Operation::Import] = [](ResourceData& d) {
-    d.set_id("");
-    return Diagnostics{};
-  };
-  ImportResponse cleared = f.service->import_resource_state(ImportRequest{"test_file", "x"});
-  REQUIRE(cleared.diagnostics.has_errors());
-  CHECK(cleared.diagnostics.items()[0].summary == "Cannot import test_file \"x\"");
-  CHECK(cleared.imported.empty());
-}
-
-TEST_CASE("import of a type without an importer is an error") {
-  ApplyFixture f(/*has_update=*/true, /*importable=*/false);
-  ImportResponse resp = f.service->import_resource_state(ImportRequest{"test_file", "/x"});
-  CHECK(resp.diagnostics.has_errors());
-  CHECK(resp.imported.empty());
 }
