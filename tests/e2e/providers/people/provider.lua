@@ -1,5 +1,6 @@
--- A provider for the object API in tests/e2e/support/object_api.py, written the way authors write one
--- for a JSON API: arguments sent as the values d:get gives, answers set back as they come.
+-- A provider for the object API in tests/e2e/support/object_api.py, written the way authors
+-- write one for a JSON API: arguments sent as the values d:get gives, answers set back as they
+-- come.
 local tf = require("luaform")
 
 return tf.provider {

@@ -1,5 +1,5 @@
--- A provider for a DNS API served by tests/e2e/support/object_api.py, which stores record sets in its
--- own spelling, as PowerDNS does: addresses and host names lower-cased.
+-- A provider for a DNS API served by tests/e2e/support/object_api.py, which stores record sets in
+-- its own spelling, as PowerDNS does: addresses and host names lower-cased.
 local tf = require("luaform")
 
 return tf.provider {
