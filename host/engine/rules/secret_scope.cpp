@@ -1,7 +1,5 @@
 #include "host/engine/rules/secret_scope.h"
 
-#include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "host/engine/rules/secrets.h"
@@ -77,7 +75,7 @@ void SecretScope::add_json(const Block& block, const std::string& raw_json) {
 
 void SecretScope::add(std::string secret) {
   // Each once: every log line and diagnostic of the RPC is hidden with the whole list.
-  if (secret.empty() || std::find(own_.begin(), own_.end(), secret) != own_.end()) return;
+  if (secret.empty() || !known_.insert(secret).second) return;
   own_.push_back(std::move(secret));
 }
 

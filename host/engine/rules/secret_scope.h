@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "host/engine/schema/schema.h"
@@ -41,7 +42,8 @@ class SecretScope {
  private:
   SecretScope* outer_;
   std::shared_ptr<const std::vector<std::string>> provider_;
-  std::vector<std::string> own_;
+  std::vector<std::string> own_;           // in the order added, each once
+  std::unordered_set<std::string> known_;  // own_ again, to tell a secret it holds at once
 };
 
 // The secrets of the scope open on this thread (none outside an RPC).

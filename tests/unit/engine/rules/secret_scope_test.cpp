@@ -177,6 +177,16 @@ TEST_CASE("scopes nest, and what is added inside ends with the scope") {
   CHECK(secrets_in_scope().empty());
 }
 
+TEST_CASE("a scope holds each secret once, however often it is added") {
+  SecretScope scope(nullptr);
+  for (int i = 0; i < 3; ++i) {
+    scope.add("token-1");
+    add_secret_in_scope("token-2");
+  }
+  scope.add("");  // nothing to hide
+  CHECK(scope.secrets() == std::vector<std::string>{"token-1", "token-2"});
+}
+
 TEST_CASE("a stored state's secrets are found by the schema's names at any depth") {
   Block block;
   Attribute key = attribute("key", Type::string(), false, true, false);
