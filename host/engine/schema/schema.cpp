@@ -111,10 +111,16 @@ namespace {
 
 void settle_block(Block& block);
 
+// Builds `part`'s type afresh (not from what an earlier settling left) and keeps it.
+template <class Part>
+void settle(Part& part) {
+  part.settled_type.reset();
+  part.settled_type = part.implied_type();
+}
+
 void settle_nested(NestedBlock& nested) {
   settle_block(nested.block);
-  nested.settled_type.reset();
-  nested.settled_type = nested.implied_type();
+  settle(nested);
 }
 
 void settle_block(Block& block) {
@@ -125,16 +131,12 @@ void settle_block(Block& block) {
     settle_nested(*settled);
     a.nested = std::move(settled);
   }
-  block.settled_type.reset();
-  block.settled_type = block.implied_type();
+  settle(block);
 }
 
 void settle_schema(Schema& schema) {
   settle_block(schema.block);
-  if (schema.identity) {
-    schema.identity->settled_type.reset();
-    schema.identity->settled_type = schema.identity->implied_type();
-  }
+  if (schema.identity) settle(*schema.identity);
 }
 
 }  // namespace
