@@ -99,10 +99,12 @@ void print_diagnostics(const luaform::engine::Diagnostics& diags, std::ostream& 
 
 // Loads everything and prints each problem; exit status 1 when there is an error.
 int check(const luaform::lua::ScriptSet& scripts) {
-  auto service =
-      std::make_shared<luaform::engine::ProviderService>(luaform::lua::load_provider(scripts));
+  auto logic = luaform::lua::load_provider(scripts);
+  const std::vector<std::string> notes = logic->load_notes();
+  auto service = std::make_shared<luaform::engine::ProviderService>(std::move(logic));
   const auto& diags = service->load_problems();
   print_scripts(scripts, std::cout);
+  for (const std::string& note : notes) std::cout << "note: " << note << "\n";
   print_diagnostics(diags, std::cout);
   // A script left out is a warning for the CLI (the rest serves) and a failure here.
   std::cout << (diags.empty() ? "check passed\n" : "check failed\n");

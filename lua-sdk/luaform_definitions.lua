@@ -99,14 +99,74 @@ local function hook_timeouts_problem(limits)
   return nil
 end
 
+local DECLARED_KINDS = {
+  resources = "resource", data_sources = "data_source", list_resources = "list_resource",
+}
+
+-- `types = { resources = { zone = tf.resource { ... } }, data_sources = ..., list_resources =
+-- ... }`: types the provider declares in provider.lua rather than one file each (a provider
+-- mapped from an OpenAPI description declares them all so). Each is served as PROVIDER_name;
+-- a script file of the same type replaces it.
+local function types_problem(types)
+  if types == nil then
+    return nil
+  end
+  local what = "tf.provider: types"
+  if type(types) ~= "table" then
+    return what .. " must be a table such as { resources = { zone = tf.resource { ... } } }"
+  end
+  local problem = unknown_key(what, types, DECLARED_KINDS)
+  if problem then
+    return problem
+  end
+  for _, field in ipairs(sorted_keys(types)) do
+    local declared = types[field]
+    if type(declared) ~= "table" then
+      return string.format("%s.%s must be a table of %s definitions by name", what, field,
+        DECLARED_KINDS[field])
+    end
+    for _, name in ipairs(sorted_keys(declared)) do
+      if type(name) ~= "string" or not name:match(NAME_PATTERN) then
+        return string.format("%s.%s: %s is not a name (lowercase letters, digits and _)", what,
+          field, tostring(name))
+      end
+      local definition = declared[name]
+      if type(definition) ~= "table" or definition.kind ~= DECLARED_KINDS[field] then
+        return string.format("%s.%s.%s must be a tf.%s { ... }", what, field, name,
+          DECLARED_KINDS[field])
+      end
+    end
+  end
+  return nil
+end
+
 -- The public constructors keep their own frame (no tail call into define) so that define's
 -- error level CALLER + 1 is the script line.
+-- `notes = { "...", ... }`: lines `--check` prints about the provider.
+local function notes_problem(notes)
+  if notes == nil then
+    return nil
+  end
+  if type(notes) ~= "table" then
+    return "tf.provider: notes must be a list of strings"
+  end
+  for i, note in ipairs(notes) do
+    if type(note) ~= "string" then
+      return string.format("tf.provider: notes[%d] must be a string, got %s", i, type(note))
+    end
+  end
+  return nil
+end
+
 function M.provider(definition)
-  local problem = type(definition) == "table" and hook_timeouts_problem(definition.hook_timeouts)
+  local problem = type(definition) == "table"
+    and (hook_timeouts_problem(definition.hook_timeouts) or types_problem(definition.types)
+      or notes_problem(definition.notes))
   if problem then
     error(problem, CALLER)
   end
-  local tagged = define("provider", definition, { configure = false }, { hook_timeouts = true })
+  local tagged = define("provider", definition, { configure = false },
+    { hook_timeouts = true, types = true, notes = true })
   return tagged
 end
 

@@ -197,6 +197,9 @@ class ProviderLogic {
   // Problems found while loading the logic (a script with a syntax error, a bad schema).
   // Reported as error diagnostics by every RPC that needs the schema.
   virtual const Diagnostics& load_diagnostics() const = 0;
+  // What the logic says about itself beyond problems, for `--check` to print (a provider mapped
+  // from an OpenAPI description lists the operations no type claims). None by default.
+  virtual std::vector<std::string> load_notes() const { return {}; }
   // The schema as the logic declares it, with what each resource does besides CRUD
   // (Schema::has_update, importable, ...): data, not questions to the logic.
   virtual const ProviderSchema& schema() const = 0;

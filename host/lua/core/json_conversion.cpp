@@ -456,6 +456,19 @@ int equivalent(lua_State* L) {
 
 }  // namespace
 
+void push_json_document(lua_State* L, const nlohmann::json& document) {
+  push(L, document, NullAs::Sentinel);
+}
+
+nlohmann::json parse_json_document(lua_State* L, const std::string& what, std::string_view text) {
+  NativeMemory memory(L, what);
+  try {
+    return parse_counted(memory, what, text.data(), text.size(), true);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::runtime_error(what + " is not valid JSON: " + e.what());
+  }
+}
+
 void push_json(lua_State* L, const std::string& text) {
   NativeMemory memory(L, "reading the stored state");
   nlohmann::json j =

@@ -4,13 +4,23 @@
 #pragma once
 
 #include <lua.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace luaform::lua {
 
 // Parses `text` and pushes it. Throws std::runtime_error when the text is not JSON, or when an
 // array holds a null (a Lua sequence cannot hold nil, and dropping it would lose a position).
 void push_json(lua_State* L, const std::string& text);
+
+// Pushes a parsed document as `decode` would (JSON null as the module's `null`): for documents
+// read from other notations that nlohmann::json holds too (YAML descriptions).
+void push_json_document(lua_State* L, const nlohmann::json& document);
+
+// Parses JSON `text` bounded and counted as `decode` does, `what` naming it in errors; throws
+// std::runtime_error saying where the text stops being JSON.
+nlohmann::json parse_json_document(lua_State* L, const std::string& what, std::string_view text);
 
 // Members of a JSON object kept as text (a resource's private data), `what` naming it in
 // errors. push_json_member pushes member `key` (nil when absent; an empty document has none);

@@ -15,6 +15,7 @@
 #include "host/lua/core/json_conversion.h"
 #include "host/lua/core/value_conversion.h"
 #include "host/lua/modules/diagnostics_module.h"
+#include "host/lua/modules/document_module.h"
 #include "host/lua/modules/encoding_module.h"
 #include "host/lua/modules/fs_module.h"
 #include "host/lua/modules/http_module.h"
@@ -273,6 +274,10 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
     freeze_when_loaded(L, name);
     lua_setfield(L, -2, name);
   }
+  // The documents module reads from the provider directory, which its opener holds.
+  push_document_module_opener(L, scripts.directory);
+  freeze_when_loaded(L, "luaform_documents");
+  lua_setfield(L, -2, "luaform_documents");
   lua_pop(L, 1);
   if (!scripts.sdk_directory) {
     lua_getfield(L, package, "preload");

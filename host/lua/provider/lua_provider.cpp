@@ -66,6 +66,7 @@ class LuaProvider : public engine::ProviderLogic {
   }
 
   const Diagnostics& load_diagnostics() const override { return report_.diagnostics; }
+  std::vector<std::string> load_notes() const override { return report_.notes; }
   const engine::ProviderSchema& schema() const override { return report_.schema; }
 
   Diagnostics configure(const engine::Value& config) override {

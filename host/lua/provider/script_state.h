@@ -27,6 +27,7 @@ struct LoadReport {
   engine::Diagnostics diagnostics;
   engine::ProviderSchema schema;
   std::set<std::filesystem::path> failed;  // scripts that did not load
+  std::vector<std::string> notes;          // provider.lua's `notes`, for --check
 };
 
 class ScriptState {
@@ -139,8 +140,26 @@ class ScriptState {
   const Definition* definition_of(engine::SchemaOwner owner, const std::string& type_name) const;
   // The schema of `type_name` as loaded, or null.
   const engine::Schema* schema_of(engine::SchemaOwner owner, const std::string& type_name) const;
+  // What reading one definition gave: the definition (kept in the registry) and its schema or
+  // signature.
+  struct Loaded {
+    std::optional<Definition> definition;
+    engine::Schema schema;
+    engine::Function function;
+    std::vector<std::string> notes;  // provider.lua's
+  };
+  // Runs `file` and keeps the definition it returns as a `kind`; provider.lua's declared types
+  // follow it.
   void load(const std::filesystem::path& file, const char* kind, const std::string& type_name,
             LoadReport* report);
+  // Reads the definition on the top of S's stack as an `expected` (throws when it is not one).
+  void read_definition(lua_State* S, const std::string& expected, const std::string& display,
+                       Loaded& loaded);
+  // Keeps what was loaded under `type_name`, or reports why it was not.
+  void keep(const std::string& expected, const std::string& type_name, const std::string& display,
+            const std::optional<std::string>& failure, Loaded& loaded, LoadReport* report);
+  // The types provider.lua's `types` declares (resources, data sources, list resources).
+  void load_declared_types(LoadReport* report);
   // Reads provider.lua's hook_timeouts (checked by the SDK) into hook_limits_.
   void read_hook_limits(lua_State* S);
 

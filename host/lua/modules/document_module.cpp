@@ -1,0 +1,89 @@
+#include "host/lua/modules/document_module.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "host/lua/core/guarded.h"
+#include "host/lua/core/json_conversion.h"
+#include "host/lua/modules/yaml_reader.h"
+
+namespace luaform::lua {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A description of a large API is a few MB (GitHub's is about 10); this bound only stops a
+// mistaken file from filling the memory before the state's own limit could.
+constexpr std::uintmax_t kMaxDocumentBytes = 64U << 20U;
+
+// The file `name` names inside `directory`; throws for a name that leaves it.
+fs::path file_inside(const fs::path& directory, const std::string& name) {
+  const fs::path relative = fs::path(name).lexically_normal();
+  if (name.empty() || relative.is_absolute() || relative.has_root_name() ||
+      (!relative.empty() && *relative.begin() == "..")) {
+    throw std::runtime_error("luaform_documents.read: " + name +
+                             " is not a path inside the provider directory");
+  }
+  return directory / relative;
+}
+
+std::string read_file(const fs::path& file, const std::string& name) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(file, ec);
+  if (ec) throw std::runtime_error(name + ": cannot be read: " + ec.message());
+  if (size > kMaxDocumentBytes) {
+    throw std::runtime_error(name + ": is larger than 64 MiB, too large for a description");
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) throw std::runtime_error(name + ": cannot be read");
+  return text.str();
+}
+
+// JSON by the name's extension or, for other names, by the first character that is not space.
+bool is_json(const std::string& name, const std::string& text) {
+  const std::string extension = fs::path(name).extension().string();
+  if (extension == ".json") return true;
+  if (extension == ".yaml" || extension == ".yml") return false;
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && (text[first] == '{' || text[first] == '[');
+}
+
+int read(lua_State* L) {
+  const std::string name = luaL_checkstring(L, 1);
+  const fs::path directory = lua_tostring(L, lua_upvalueindex(1));
+  const std::string text = read_file(file_inside(directory, name), name);
+  nlohmann::json document;
+  if (is_json(name, text)) {
+    document = parse_json_document(L, name, text);
+  } else {
+    try {
+      document = read_yaml(text);
+    } catch (const YamlError& e) {
+      throw std::runtime_error(name + ": " + e.what());
+    }
+  }
+  push_json_document(L, document);
+  return 1;
+}
+
+int open(lua_State* L) {
+  lua_createtable(L, 0, 1);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, guarded<read>, 1);
+  lua_setfield(L, -2, "read");
+  return 1;
+}
+
+}  // namespace
+
+void push_document_module_opener(lua_State* L, const fs::path& directory) {
+  lua_pushstring(L, directory.string().c_str());
+  lua_pushcclosure(L, open, 1);
+}
+
+}  // namespace luaform::lua

@@ -1,0 +1,18 @@
+// The module `require("luaform_documents")` returns: documents the provider directory holds
+// (an OpenAPI description and the files its `$ref`s name), read as Lua tables.
+//
+//   read(name)   the document in file `name`, relative to the provider directory (never outside
+//                it): JSON for .json, YAML for .yaml and .yml, else by its first character.
+//                JSON null and YAML null are the json module's `null`. A file that cannot be
+//                read or parsed raises an error naming it, with the line and column.
+#pragma once
+
+#include <filesystem>
+#include <lua.hpp>
+
+namespace luaform::lua {
+
+// Pushes the module's opener, bound to the provider directory `directory`.
+void push_document_module_opener(lua_State* L, const std::filesystem::path& directory);
+
+}  // namespace luaform::lua
