@@ -96,5 +96,7 @@ local wait = require("luaform_wait")
 M.wait_for = wait.wait_for
 M.retry = wait.retry
 M.retryable = wait.retryable
+-- A provider served from an OpenAPI description: tf.openapi.provider { document = ... }.
+M.openapi = { provider = require("luaform_openapi").provider }
 
 return M

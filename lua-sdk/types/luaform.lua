@@ -303,11 +303,19 @@ function ResourceData:renew_in(seconds) end
 ---@field hook? string configure, import, upgrades, move_state, ephemeral open/renew/close (5m)
 
 --- What `tf.provider { ... }` takes.
----@class (exact) luaform.ProviderDefinition : { description?: any, schema?: any, configure?: any, hook_timeouts?: any, [string]: nil }
+---@class (exact) luaform.ProviderDefinition : { description?: any, schema?: any, configure?: any, hook_timeouts?: any, types?: any, notes?: any, [string]: nil }
 ---@field description? luaform.Description
 ---@field schema? luaform.Schema the provider block's arguments
 ---@field configure? fun(config: table<string, any>, unknown: table<string, boolean>): luaform.Client builds the client every function gets
 ---@field hook_timeouts? luaform.HookTimeouts
+---@field types? luaform.DeclaredTypes types declared here rather than one file each
+---@field notes? string[] lines `--check` prints about the provider
+
+--- What `tf.provider`'s `types` takes: definitions by name, each served as PROVIDER_name.
+---@class (exact) luaform.DeclaredTypes : { resources?: any, data_sources?: any, list_resources?: any, [string]: nil }
+---@field resources? table<string, luaform.Definition> tf.resource { ... } by name
+---@field data_sources? table<string, luaform.Definition> tf.data_source { ... } by name
+---@field list_resources? table<string, luaform.Definition> tf.list_resource { ... } by name
 
 --- What `tf.resource { ... }` takes.
 ---@class (exact) luaform.ResourceDefinition : { description?: any, deprecated?: any, schema?: any, create?: any, read?: any, update?: any, delete?: any, exists?: any, customize_diff?: any, plan_destroy?: any, import?: any, schema_version?: any, upgrade?: any, move_state?: any, timeouts?: any, identity?: any, [string]: nil }
@@ -564,6 +572,37 @@ tf.json = nil
 --- The HTTP client, and helpers for paths and pagination.
 ---@type luaform.http
 tf.http = nil
+
+--- A provider served from an OpenAPI description (see "From an OpenAPI description").
+---@class luaform.openapi
+tf.openapi = {}
+
+--- Per type, what the description cannot say.
+---@class (exact) luaform.OpenApiTypeOptions : { attributes?: any, id?: any, gone?: any, depth?: any, create?: any, read?: any, update?: any, delete?: any, import?: any, timeouts?: any, [string]: nil }
+---@field attributes? table<string, table|false> options merged into each attribute's; false leaves one out
+---@field id? string the field of the create's answer that holds the id
+---@field gone? integer[] statuses of a read or delete that mean the object is gone ({ 404 })
+---@field depth? integer how many $refs deep a property is followed before it is kept as JSON (8)
+---@field create? fun(d: luaform.ResourceData, client: table) in place of the mapped create
+---@field read? fun(d: luaform.ResourceData, client: table) in place of the mapped read
+---@field update? fun(d: luaform.ResourceData, client: table) in place of the mapped update
+---@field delete? fun(d: luaform.ResourceData, client: table) in place of the mapped delete
+---@field import? fun(d: luaform.ResourceData, client: table)|luaform.Importer in place of the mapped import
+---@field timeouts? table<string, luaform.Duration>
+
+--- The options of `tf.openapi.provider`.
+---@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, [string]: nil }
+---@field document string the description's file, relative to the provider directory
+---@field env_prefix? string the environment variables' prefix (the title's first word)
+---@field resources? table<string, luaform.OpenApiTypeOptions|false> by type name; false leaves one out
+---@field data_sources? table<string, luaform.OpenApiTypeOptions|false> by type name
+---@field description? luaform.Description the provider's
+---@field depth? integer the default of every type's depth
+
+--- The provider, its types mapped from the description.
+---@param options luaform.OpenApiOptions
+---@return luaform.Definition
+function tf.openapi.provider(options) end
 
 --- Lines in the CLI's log, with secrets hidden.
 ---@type luaform.log

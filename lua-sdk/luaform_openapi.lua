@@ -1,0 +1,287 @@
+-- luaform_openapi: tf.openapi, a provider served from an OpenAPI description (Swagger 2.0,
+-- OpenAPI 3.0 or 3.1, JSON or YAML) kept in the provider directory. Internal to the SDK:
+-- scripts use tf.openapi.provider, which provider.lua returns, saying only what the
+-- description cannot:
+--
+--   return tf.openapi.provider {
+--     document = "api.yaml",           -- the description, relative to the provider directory
+--     env_prefix = "PDNS",             -- PDNS_BASE_URL, PDNS_API_KEY_HEADER, ... (default: the
+--                                      -- first word of the description's title)
+--     resources = {                    -- per type, what the description cannot say; false
+--       zone = { attributes = { name = { diff_suppress = ... } }, id = "id" },  -- leaves one out
+--     },
+--     data_sources = { ... },          -- the same for data sources
+--   }
+--
+-- See "From an OpenAPI description" in the authoring guide for the conventions and options.
+
+local json = require("luaform_json")
+local check = require("luaform_check")
+local document = require("luaform_openapi_document")
+local schema = require("luaform_openapi_schema")
+local types = require("luaform_openapi_types")
+local lists = require("luaform_openapi_lists")
+
+local CALLER = check.CALLER
+
+local M = {}
+
+local OPTIONS = {
+  document = true, env_prefix = true, resources = true, data_sources = true, description = true,
+  depth = true,
+}
+local TYPE_OPTIONS = {
+  attributes = true, id = true, gone = true, depth = true, create = true, read = true,
+  update = true, delete = true, import = true, timeouts = true,
+}
+
+local function option_error(message)
+  error("tf.openapi.provider: " .. message, CALLER + 1)
+end
+
+-- The provider's arguments for one security scheme, and how a request carries them.
+local function credential(name, scheme, env)
+  local attribute = schema.attribute_name(name)
+  local variable = env .. "_" .. attribute:upper()
+  if scheme.type == "apiKey" then
+    return { { attribute, variable } }, function(config, request)
+      local value = config[attribute]
+      if value == nil then
+        return
+      end
+      if scheme["in"] == "query" then
+        request.query[scheme.name] = value
+      elseif scheme["in"] == "cookie" then
+        request.headers.cookie = scheme.name .. "=" .. value
+      else
+        request.headers[scheme.name] = value
+      end
+    end
+  elseif (scheme.type == "http" and tostring(scheme.scheme):lower() == "basic")
+    or scheme.type == "basic" then
+    return { { "username", env .. "_USERNAME", true }, { "password", env .. "_PASSWORD" } },
+      function(config, request)
+        request.username, request.password = config.username, config.password
+      end
+  elseif scheme.type == "http" and tostring(scheme.scheme):lower() == "bearer" then
+    return { { attribute, variable } }, function(config, request)
+      request.bearer_token = config[attribute]
+    end
+  end
+  return {}, nil
+end
+
+-- The provider block: the base URL and a sensitive argument per credential, each with an
+-- environment default.
+local function provider_schema(tf, doc, env)
+  local base_url = doc:base_url()
+  local declared = {
+    base_url = tf.string {
+      optional = true,
+      default = tf.env(env .. "_BASE_URL", base_url),
+      description = "The API's base URL (env " .. env .. "_BASE_URL"
+        .. (base_url and ", default " .. base_url or "") .. ")",
+    },
+    insecure = tf.bool { optional = true, description = "Skip verifying the TLS certificate" },
+  }
+  local apply = {}
+  local names = {}
+  for name in pairs(doc:security_schemes()) do
+    names[#names + 1] = name
+  end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local arguments, carry = credential(name, doc:security_schemes()[name], env)
+    for _, argument in ipairs(arguments) do
+      local attribute, variable, plain = argument[1], argument[2], argument[3]
+      declared[attribute] = tf.string {
+        optional = true,
+        sensitive = not plain or nil,
+        default = tf.env(variable),
+        description = "Credential of the security scheme " .. name .. " (env " .. variable .. ")",
+      }
+    end
+    apply[#apply + 1] = carry
+  end
+  return declared, apply
+end
+
+-- The client every hook gets, and how a call of an operation is made with it.
+local function make_client(tf, config, carriers)
+  local request = { headers = {}, query = {} }
+  for _, carry in ipairs(carriers) do
+    carry(config, request)
+  end
+  if not config.base_url then
+    error("the provider needs base_url: the description states no server", 0)
+  end
+  local client = tf.http.client {
+    base_url = config.base_url,
+    headers = request.headers,
+    username = request.username,
+    password = request.password,
+    bearer_token = request.bearer_token,
+    insecure = config.insecure,
+  }
+  return { http = client, query = request.query }
+end
+
+-- Calls `op` with path `values` and `body`; returns the decoded answer and the response. A
+-- status in `allow` returns like a success. `extra` may give more of the query, or a whole
+-- URL (a page's next link) in place of the operation's path.
+local function call(client, op, values, body, allow, extra)
+  extra = extra or {}
+  local query = {}
+  for _, given in ipairs({ extra.query or false, client.query }) do
+    for k, v in pairs(given or {}) do
+      query[k] = v
+    end
+  end
+  local response = client.http:request {
+    method = op.method:upper(),
+    path = not extra.url and types.filled(op.path, values) or nil,
+    url = extra.url,
+    query = not extra.url and query or nil,
+    json = body,
+  }
+  local ok = response.status >= 200 and response.status < 300
+  for _, status in ipairs(allow or {}) do
+    ok = ok or response.status == status
+  end
+  if not ok then
+    local text = response.body or ""
+    if #text > 512 then
+      text = text:sub(1, 512) .. "..."
+    end
+    error(string.format("%s %s (%s) answered %d: %s", op.method:upper(), op.path,
+      op.id or op.where, response.status, text), 0)
+  end
+  local object = response.json
+  if object == json.null then
+    object = nil
+  end
+  return object, response
+end
+
+-- Why no type claims `op`, in the words of the conventions (luaform_openapi_types).
+local function unclaimed_because(op, by_path)
+  local item = op.path:match("/{[^}/]+}/*$")
+  if op.method == "get" then
+    return item and "its collection's POST was left out of the mapping"
+      or "a GET of a path that ends in no {parameter} and lists no mapped resource"
+  elseif op.method == "post" then
+    return "no GET of an item below it (PATH/{id}), so nothing reads what it makes"
+  elseif item and by_path[op.path] and by_path[op.path].get then
+    return "the resource's update is the item's PUT; a PATCH beside it is not used"
+  end
+  return "no type is read from this path"
+end
+
+-- What `--check` says about the mapping: the types served, then each operation no type
+-- claims, and why.
+local function coverage_notes(doc, found, served)
+  local counts = {}
+  for _, kind in ipairs({ "resources", "data_sources", "list_resources" }) do
+    local n = 0
+    for _ in pairs(served[kind]) do
+      n = n + 1
+    end
+    counts[#counts + 1] = n .. " " .. kind:gsub("_", " ")
+  end
+  local notes = { doc.root_file .. ": " .. table.concat(counts, ", ") }
+  local by_path = {}
+  for _, op in ipairs(doc:operations()) do
+    by_path[op.path] = by_path[op.path] or {}
+    by_path[op.path][op.method] = op
+  end
+  for _, op in ipairs(doc:operations()) do
+    if not found.claimed[op] then
+      notes[#notes + 1] = string.format("%s: %s (%s): no type: %s", doc.root_file, op.where,
+        op.id or "no operationId", unclaimed_because(op, by_path))
+    end
+  end
+  for _, problem in ipairs(found.problems) do
+    notes[#notes + 1] = doc.root_file .. ": " .. problem
+  end
+  return notes
+end
+
+local function checked(options)
+  if type(options) ~= "table" then
+    option_error("expects a table of options, as in { document = \"api.yaml\" }")
+  end
+  local problem = check.unknown_key("tf.openapi.provider", options, OPTIONS)
+  if problem then
+    error(problem, CALLER + 1)
+  end
+  if type(options.document) ~= "string" then
+    option_error("document must be the description's file name, such as \"api.yaml\"")
+  end
+  for _, kind in ipairs({ "resources", "data_sources" }) do
+    local by_name = options[kind]
+    if by_name ~= nil and type(by_name) ~= "table" then
+      option_error(kind .. " must be a table of options by type name")
+    end
+    for name, type_options in pairs(by_name or {}) do
+      if type_options ~= false then
+        if type(type_options) ~= "table" then
+          option_error(kind .. "." .. tostring(name) .. " must be a table of options or false")
+        end
+        problem = check.unknown_key("tf.openapi.provider: " .. kind .. "." .. name,
+          type_options, TYPE_OPTIONS)
+        if problem then
+          error(problem, CALLER + 1)
+        end
+      end
+    end
+  end
+end
+
+function M.provider(options)
+  checked(options)
+  local tf = require("luaform")
+  local ok, doc = pcall(document.open, options.document)
+  if not ok then
+    error(doc, CALLER)
+  end
+  local title = type(doc.root.info) == "table" and doc.root.info.title or ""
+  local env = options.env_prefix
+    or (tostring(title):match("%a[%w]*") or "API"):upper()
+  local declared, carriers = provider_schema(tf, doc, env)
+  local found = types.plan(doc)
+  local served = { resources = {}, data_sources = {}, list_resources = {} }
+  for _, kind in ipairs({ "resources", "data_sources" }) do
+    local make = kind == "resources" and types.resource or types.data_source
+    for name, plan in pairs(found[kind]) do
+      local type_options = (options[kind] or {})[name]
+      if type_options ~= false then
+        if type(type_options) == "table" and type_options.depth == nil then
+          type_options.depth = options.depth
+        end
+        served[kind][name] = make(tf, doc, plan, type_options or { depth = options.depth }, call)
+        if kind == "resources" and plan.operations.list then
+          local id_field = type(type_options) == "table" and type_options.id or nil
+          served.list_resources[name] = lists.list_resource(tf, doc, plan, call, function(item)
+            return types.id_in(item, plan, id_field)
+          end)
+        end
+      end
+    end
+  end
+  local title_text = type(title) == "string" and title ~= "" and title or options.document
+  return tf.provider {
+    notes = coverage_notes(doc, found, served),
+    description = options.description or ("Served from the OpenAPI description of "
+      .. title_text),
+    schema = declared,
+    configure = function(config, unknown)
+      if next(unknown) then
+        return nil
+      end
+      return make_client(tf, config, carriers)
+    end,
+    types = served,
+  }
+end
+
+return M

@@ -1,0 +1,348 @@
+-- luaform_openapi_schema: JSON Schema, as an OpenAPI description writes it, turned into the
+-- attributes of a Terraform schema, with the conversions of values both ways. Each rule is one
+-- function below, named for what it decides. Internal to the SDK.
+--
+-- A schema node becomes a "shape": { kind = "string" | "number" | "bool" | "list" | "map" |
+-- "json", element = shape (list, map), nullable, enum, minimum, maximum, min_length,
+-- max_length, min_items, max_items, description, deprecated, default, read_only, write_only,
+-- sensitive }. An object's properties become attributes; what this version maps no further
+-- (objects nested in a property, oneOf, free-form values) is a "json" shape: a string holding
+-- the value's JSON, compared by meaning so that key order and spacing never make a plan.
+
+local json = require("luaform_json")
+local document = require("luaform_openapi_document")
+
+local null = json.null
+
+local M = {}
+
+-- How deep `$ref`s are followed inside one property before the rest is kept as JSON text.
+M.DEFAULT_DEPTH = 8
+
+-- Names Terraform reserves for its meta-arguments, and `id`, which every resource has.
+local RESERVED = {
+  count = true, for_each = true, provider = true, lifecycle = true, depends_on = true,
+  connection = true, provisioner = true, timeouts = true,
+}
+
+-- The Terraform name of a property or parameter: camelCase and other spellings in snake_case
+-- ("zoneId", "zone-id" and "ZoneID" are "zone_id"); a reserved one gets a trailing "_value".
+function M.attribute_name(name)
+  local snake = tostring(name)
+    :gsub("(%u+)(%u%l)", "%1_%2")
+    :gsub("(%l)(%u)", "%1_%2")
+    :gsub("(%d)(%a)", "%1_%2")
+    :lower()
+    :gsub("[^a-z0-9_]+", "_")
+    :gsub("_+", "_")
+    :gsub("^_+", "")
+    :gsub("_+$", "")
+  if snake == "" or snake:match("^%d") then
+    snake = "n_" .. snake
+  end
+  if RESERVED[snake] then
+    snake = snake .. "_value"
+  end
+  return snake
+end
+
+-- allOf: the properties, required names and other keywords of every part, in one schema.
+local function merged_all_of(doc, node, file, depth)
+  local merged = { properties = {}, required = {} }
+  for k, v in pairs(node) do
+    if k ~= "allOf" then
+      merged[k] = v
+    end
+  end
+  merged.properties, merged.required = {}, {}
+  local function add(part, part_file)
+    part, part_file = doc:resolve(part, part_file)
+    if type(part) ~= "table" then
+      return
+    end
+    if type(part.allOf) == "table" then
+      for _, inner in ipairs(part.allOf) do
+        add(inner, part_file)
+      end
+    end
+    for k, v in pairs(part) do
+      if k == "properties" and type(v) == "table" then
+        for name, property in pairs(v) do
+          merged.properties[name] = { node = property, file = part_file }
+        end
+      elseif k == "required" and type(v) == "table" then
+        for _, name in ipairs(v) do
+          merged.required[#merged.required + 1] = name
+        end
+      elseif k ~= "allOf" and merged[k] == nil then
+        merged[k] = v
+      end
+    end
+  end
+  add(node, file)
+  return merged, depth
+end
+
+-- anyOf / oneOf / type lists that say "X or null" (OpenAPI 3.1's way of writing nullable):
+-- the X, nullable. Nil when the alternatives are more than that.
+local function nullable_alternative(doc, node, file)
+  local alternatives = node.anyOf or node.oneOf
+  if type(alternatives) ~= "table" then
+    return nil
+  end
+  local kept
+  for _, alternative in ipairs(alternatives) do
+    local resolved = doc:resolve(alternative, file)
+    if type(resolved) == "table" and resolved.type == "null" then
+      goto continue
+    end
+    if kept ~= nil then
+      return nil
+    end
+    kept = alternative
+    ::continue::
+  end
+  return kept
+end
+
+-- The single type a node states: "string", "integer", ..., with 3.1's ["string", "null"]
+-- read as a nullable string. Nil when it states none.
+local function stated_type(node)
+  local t = node.type
+  if type(t) == "table" then
+    local single, nullable = nil, false
+    for _, name in ipairs(t) do
+      if name == "null" then
+        nullable = true
+      elseif single == nil then
+        single = name
+      else
+        return nil, nullable
+      end
+    end
+    return single, nullable
+  end
+  return t, node.nullable == true
+end
+
+local function copy_facets(shape, node)
+  shape.description = type(node.description) == "string" and node.description
+    or type(node.title) == "string" and node.title or nil
+  shape.deprecated = node.deprecated == true
+  shape.read_only = node.readOnly == true
+  shape.write_only = node.writeOnly == true
+  shape.sensitive = node.format == "password" or node.writeOnly == true
+  if node.default ~= nil and node.default ~= null and type(node.default) ~= "table" then
+    shape.default = node.default
+  end
+  if type(node.enum) == "table" then
+    local values = {}
+    for _, value in ipairs(node.enum) do
+      if value ~= null then
+        values[#values + 1] = value
+      end
+    end
+    shape.enum = values
+  end
+  for key, facet in pairs({ minimum = "minimum", maximum = "maximum", minLength = "min_length",
+    maxLength = "max_length", minItems = "min_items", maxItems = "max_items" }) do
+    if type(node[key]) == "number" then
+      shape[facet] = node[key]
+    end
+  end
+  if node.uniqueItems == true then
+    shape.unique = true
+  end
+  return shape
+end
+
+-- The shape of `node` (written in `file`), following `$ref`s at most `depth` deep.
+function M.shape(doc, node, file, depth)
+  depth = depth or M.DEFAULT_DEPTH
+  local outer = node
+  node, file = doc:resolve(node, file)
+  if type(node) ~= "table" then
+    return { kind = "json" }
+  end
+  if type(outer) == "table" and outer["$ref"] ~= nil then
+    depth = depth - 1
+    if depth < 0 then
+      return copy_facets({ kind = "json", cut = true }, node)
+    end
+  end
+  local alternative = nullable_alternative(doc, node, file)
+  if alternative ~= nil then
+    local shape = M.shape(doc, alternative, file, depth)
+    shape.nullable = true
+    if shape.description == nil and type(node.description) == "string" then
+      shape.description = node.description
+    end
+    return shape
+  end
+  if type(node.allOf) == "table" then
+    node = merged_all_of(doc, node, file, depth)
+  end
+  local t, nullable = stated_type(node)
+  if t == nil and type(node.properties) == "table" then
+    t = "object"
+  end
+  local shape
+  if t == "string" then
+    shape = { kind = "string" }
+  elseif t == "integer" then
+    shape = { kind = "number", integer = true }
+  elseif t == "number" then
+    shape = { kind = "number" }
+  elseif t == "boolean" then
+    shape = { kind = "bool" }
+  elseif t == "array" then
+    local element = M.shape(doc, node.items or {}, file, depth)
+    if element.kind == "list" or element.kind == "map" or element.kind == "json" then
+      shape = { kind = "json" }
+    else
+      shape = { kind = "list", element = element }
+    end
+  elseif t == "object" and type(node.properties) ~= "table"
+    and type(node.additionalProperties) == "table" then
+    local element = M.shape(doc, node.additionalProperties, file, depth)
+    shape = element.kind == "json" and { kind = "json" } or { kind = "map", element = element }
+  else
+    shape = { kind = "json" }
+  end
+  shape.nullable = shape.nullable or nullable
+  return copy_facets(shape, node)
+end
+
+-- The properties of an object schema (allOf merged), each as { wire, name, shape, required }
+-- sorted by name. Nil when the node is no object with properties.
+function M.properties(doc, node, file, depth)
+  node, file = doc:resolve(node, file)
+  if type(node) ~= "table" then
+    return nil
+  end
+  local merged
+  if type(node.allOf) == "table" then
+    merged = merged_all_of(doc, node, file, depth)
+  else
+    merged = { properties = {}, required = node.required or {} }
+    if type(node.properties) ~= "table" then
+      return nil
+    end
+    for name, property in pairs(node.properties) do
+      merged.properties[name] = { node = property, file = file }
+    end
+  end
+  local required = {}
+  for _, name in ipairs(type(merged.required) == "table" and merged.required or {}) do
+    required[name] = true
+  end
+  local list = {}
+  for wire, property in pairs(merged.properties) do
+    list[#list + 1] = {
+      wire = wire,
+      name = M.attribute_name(wire),
+      shape = M.shape(doc, property.node, property.file, depth),
+      required = required[wire] == true,
+    }
+  end
+  table.sort(list, function(a, b)
+    return a.name < b.name
+  end)
+  return list
+end
+
+-- The tf type of a shape (the element type of a list or map).
+function M.tf_type(tf, shape)
+  if shape.kind == "number" then
+    return tf.number
+  elseif shape.kind == "bool" then
+    return tf.bool
+  elseif shape.kind == "list" then
+    return tf.list(M.tf_type(tf, shape.element))
+  elseif shape.kind == "map" then
+    return tf.map(M.tf_type(tf, shape.element))
+  end
+  return tf.string
+end
+
+-- The validators a shape's facets ask for, or nil.
+function M.validators(tf, shape)
+  local list = {}
+  if shape.enum and #shape.enum > 0 and (shape.kind == "string" or shape.kind == "number") then
+    list[#list + 1] = tf.v.one_of(shape.enum)
+  end
+  if shape.kind == "number" and (shape.minimum or shape.maximum) then
+    list[#list + 1] = tf.v.between(shape.minimum or -math.huge, shape.maximum or math.huge)
+  end
+  if shape.kind == "number" and shape.integer then
+    list[#list + 1] = tf.v.integer()
+  end
+  if shape.kind == "string" and (shape.min_length or shape.max_length) then
+    list[#list + 1] = tf.v.length_between(shape.min_length or 0, shape.max_length or math.huge)
+  end
+  if #list == 0 then
+    return nil
+  end
+  return #list == 1 and list[1] or tf.v.all(table.unpack(list))
+end
+
+-- A value as the API sent it, as the attribute of `shape` holds it: JSON text for a json
+-- shape, nil for null.
+function M.from_api(shape, value)
+  if value == nil or value == null then
+    return nil
+  end
+  if shape.kind == "json" then
+    return json.encode(value)
+  end
+  if shape.kind == "list" and type(value) == "table" then
+    local list = {}
+    for i, element in ipairs(value) do
+      list[i] = M.from_api(shape.element, element)
+    end
+    return list
+  end
+  if shape.kind == "map" and type(value) == "table" then
+    local map = {}
+    for k, element in pairs(value) do
+      map[k] = M.from_api(shape.element, element)
+    end
+    return map
+  end
+  if shape.kind == "string" and type(value) ~= "string" then
+    return tostring(value)
+  end
+  return value
+end
+
+-- A value of the attribute of `shape` as the API takes it (the inverse of from_api).
+function M.to_api(shape, value)
+  if value == nil then
+    return nil
+  end
+  if shape.kind == "json" then
+    return json.decode(value)
+  end
+  if shape.kind == "list" then
+    local list = json.array()
+    for i, element in ipairs(value) do
+      list[i] = M.to_api(shape.element, element)
+    end
+    return list
+  end
+  if shape.kind == "map" then
+    local map = {}
+    for k, element in pairs(value) do
+      map[k] = M.to_api(shape.element, element)
+    end
+    return map
+  end
+  if shape.kind == "number" and shape.integer then
+    return math.tointeger(value) or value
+  end
+  return value
+end
+
+M.ref_name = document.ref_name
+
+return M

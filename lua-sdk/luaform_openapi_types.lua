@@ -1,0 +1,491 @@
+-- luaform_openapi_types: which types a description's operations make, and the hooks that serve
+-- them. Internal to the SDK (scripts use tf.openapi). The conventions, each once:
+--   a resource    a collection path with a POST and an item path below it (the collection and
+--                 one `{parameter}` more) with a GET; the item's PUT or PATCH updates it and its
+--                 DELETE deletes it.
+--   a data source an item path with a GET and no POST on its collection.
+-- Path parameters of the collection are required arguments that replace the object when they
+-- change; the item's parameter is the object's id. A type is named after the schema its GET
+-- answers with ("#/definitions/Zone": zone), else after the collection ("zones": zone).
+
+local json = require("luaform_json")
+local paths = require("luaform_paths")
+local schema = require("luaform_openapi_schema")
+
+local null = json.null
+
+local M = {}
+
+-- "zones" as "zone", "policies" as "policy", "addresses" as "address".
+function M.singular(word)
+  if word:match("ies$") then
+    return (word:gsub("ies$", "y"))
+  elseif word:match("sses$") or word:match("xes$") or word:match("ches$")
+    or word:match("shes$") then
+    return (word:gsub("es$", ""))
+  elseif word:match("[^s]s$") then
+    return (word:gsub("s$", ""))
+  end
+  return word
+end
+
+-- The `{name}`s of a path template, in order.
+local function path_parameters(path)
+  local names = {}
+  for name in path:gmatch("{([^}]+)}") do
+    names[#names + 1] = name
+  end
+  return names
+end
+
+-- The attribute name of each path parameter of `collection`: its own, snake_case, but for
+-- `id`, which every object has: the name of what it is the id of ("/flow_runs/{id}/input":
+-- flow_run_id).
+local function parent_names(collection)
+  local names = {}
+  for before, name in collection:gmatch("([^/{}]*)/{([^}]+)}") do
+    local attribute = schema.attribute_name(name)
+    if attribute == "id" then
+      attribute = schema.attribute_name(M.singular(before ~= "" and before or "parent")) .. "_id"
+    end
+    names[name] = attribute
+  end
+  return names
+end
+
+-- The collection an item path belongs to ("/zones" for "/zones/{id}"), and its parameter.
+local function collection_of(path)
+  local collection, parameter = path:match("^(.*)/{([^}/]+)}$")
+  return collection, parameter
+end
+
+-- Words schema names end with that say which message a schema is, not what it holds
+-- (WorkPoolResponse, DeploymentRead).
+local MESSAGE_SUFFIXES = { "Response", "Read", "Output", "Out", "Dto", "DTO", "Model" }
+
+-- The type name the operations of a collection give: their schema's, else the collection's.
+local function type_name(collection, read)
+  local named = schema.ref_name(read and read.response)
+  if named then
+    for _, suffix in ipairs(MESSAGE_SUFFIXES) do
+      local stem = named:match("^(.-%w)" .. suffix .. "$")
+      if stem and #stem > 1 then
+        named = stem
+        break
+      end
+    end
+    return schema.attribute_name(named)
+  end
+  local last = collection:match("([^/{}]+)/*$") or "object"
+  return schema.attribute_name(M.singular(last))
+end
+
+-- The path `template` filled from `values` (each segment escaped).
+local function filled(template, values)
+  return (template:gsub("{([^}]+)}", function(name)
+    local value = values[name]
+    if value == nil then
+      error("no value for the path parameter " .. name .. " of " .. template, 0)
+    end
+    return paths.escape(tostring(value))
+  end))
+end
+
+-- The operations of a description grouped as types: { resources = { name = plan },
+-- data_sources = { name = plan }, claimed = { [operation] = true } }, where a plan holds the
+-- operations one type is served by.
+function M.plan(doc)
+  local by_path = {}
+  for _, op in ipairs(doc:operations()) do
+    by_path[op.path] = by_path[op.path] or {}
+    by_path[op.path][op.method] = op
+  end
+  local found = { resources = {}, data_sources = {}, claimed = {}, problems = {} }
+  local function claim(kind, name, plan, where)
+    if found[kind][name] then
+      -- Two collections give the same name: the deeper one is named with its parent too.
+      local parent = plan.collection:match("([^/{}]+)/{[^}]+}/[^/]+$")
+      local qualified = parent and schema.attribute_name(M.singular(parent)) .. "_" .. name
+      if not qualified or found[kind][qualified] then
+        found.problems[#found.problems + 1] = where .. ": the type name " .. name
+          .. " is taken by " .. found[kind][name].where .. "; name it in the mapping"
+        return
+      end
+      name = qualified
+    end
+    plan.where, plan.name = where, name
+    found[kind][name] = plan
+    for _, op in pairs(plan.operations) do
+      found.claimed[op] = true
+    end
+  end
+  local item_paths = {}
+  local bare_paths = {}
+  for path, ops in pairs(by_path) do
+    item_paths[#item_paths + 1] = path
+    -- "/variables/" and "/variables" are one collection.
+    local bare = path:gsub("(.)/+$", "%1")
+    if bare ~= path and by_path[bare] == nil then
+      bare_paths[bare] = ops
+    end
+  end
+  -- Added after the walk: a table given new keys while pairs walks it may skip some.
+  for bare, ops in pairs(bare_paths) do
+    by_path[bare] = ops
+  end
+  table.sort(item_paths)
+  for _, path in ipairs(item_paths) do
+    local item = by_path[path]
+    local collection, parameter = collection_of(path)
+    local create = collection and by_path[collection] and by_path[collection].post
+    if create and item.get then
+      local filter = by_path[collection .. "/filter"]
+      claim("resources", type_name(collection, item.get), {
+        collection = collection,
+        item = path,
+        id_parameter = parameter,
+        parents = path_parameters(collection),
+        parent_names = parent_names(collection),
+        operations = {
+          create = create, read = item.get, update = item.put or item.patch,
+          delete = item.delete, list = by_path[collection].get or (filter and filter.post),
+        },
+      }, item.get.where)
+    elseif collection and item.get then
+      claim("data_sources", type_name(collection, item.get), {
+        collection = collection,
+        item = path,
+        id_parameter = parameter,
+        operations = { read = item.get },
+      }, item.get.where)
+    end
+  end
+  return found
+end
+
+-- The fields that may hold an object's id, in order: the one the author named, the one named
+-- like the item's parameter, `id`, and the parameter's last word ("metadata_kind": kind).
+local function id_fields(plan, id_field)
+  local fields = {}
+  for _, field in ipairs({ id_field or false, plan.id_parameter or false, "id",
+    plan.id_parameter and plan.id_parameter:match("_([^_]+)$") or false }) do
+    if field then
+      fields[#fields + 1] = field
+    end
+  end
+  return fields
+end
+
+-- What the attributes of a resource are and where each comes from: { name = { shape, wire,
+-- in_body, in_update, read, required } }, with the path parameters of its collection.
+local function attributes_of(doc, plan, depth, id_field)
+  local ops = plan.operations
+  local fields = {}
+  local function add(list, role)
+    for _, property in ipairs(list or {}) do
+      local field = fields[property.name]
+      if field == nil then
+        field = { name = property.name, wire = property.wire, shape = property.shape }
+        fields[property.name] = field
+      end
+      field[role] = true
+      if role == "in_body" then
+        field.required = property.required and not property.shape.read_only
+        field.shape = property.shape
+      end
+    end
+  end
+  add(ops.read and schema.properties(doc, ops.read.response, ops.read.response_file, depth),
+    "read")
+  if ops.create then
+    local body = schema.properties(doc, ops.create.body, ops.create.body_file, depth)
+    local writable = {}
+    for _, property in ipairs(body or {}) do
+      if not property.shape.read_only then
+        writable[#writable + 1] = property
+      end
+    end
+    add(writable, "in_body")
+  end
+  if ops.update then
+    add(schema.properties(doc, ops.update.body, ops.update.body_file, depth), "in_update")
+  end
+  fields.id = nil  -- the object's id is the resource's id
+  for _, name in ipairs(id_fields(plan, id_field)) do
+    if fields[schema.attribute_name(name)] then
+      fields[schema.attribute_name(name)].holds_id = true
+    end
+  end
+  local parents = path_parameters(plan.collection)
+  for _, parent in ipairs(parents) do
+    fields[plan.parent_names[parent]] = nil
+  end
+  return fields, parents
+end
+
+-- What replaces the object: a change of a value that was known. A value the state has as
+-- null was never known (an imported object, a field the API takes and never answers with,
+-- such as PowerDNS's nameservers): setting it changes the object in place.
+local function replaced_when_known(old)
+  return old ~= nil
+end
+
+-- The tf attribute of a field of a resource (`updatable`: the resource has an update).
+local function resource_attribute(tf, field, updatable, override)
+  local shape = field.shape
+  local options = {
+    description = shape.description,
+    sensitive = shape.sensitive or nil,
+    validate = field.in_body and schema.validators(tf, shape) or nil,
+    deprecated = shape.deprecated and "deprecated by the API's description" or nil,
+  }
+  if field.in_body and field.required then
+    options.required = true
+  elseif field.in_body then
+    -- Optional arguments the server fills when they are not given are kept from what it says.
+    options.optional, options.computed = true, true
+  else
+    options.computed = true
+  end
+  -- Nothing in a description says which values an update leaves alone (a serial, a modified
+  -- time): the plan of an update shows what the configuration does not set as known after it.
+  if options.computed and updatable then
+    options.changes_on_update = true
+  end
+  -- A field the update does not take, or the one that holds the id (the object's URL changes
+  -- with it), can change only by replacing the object.
+  if field.in_body and (not updatable or field.holds_id
+      or (field.in_update == nil and updatable == "partial")) then
+    options.force_new = true
+  end
+  if shape.kind == "json" and field.in_body then
+    options.diff_suppress = tf.suppress.equivalent_json
+  end
+  for k, v in pairs(override or {}) do
+    options[k] = v
+  end
+  -- force_new (the mapping's or the author's; false turns the mapping's off) replaces the
+  -- object only when the value was known.
+  if options.force_new and options.requires_replace_if == nil then
+    options.requires_replace_if = replaced_when_known
+  end
+  options.force_new = nil
+  return schema.tf_type(tf, shape)(options)
+end
+
+-- The body of a write: each field the operation takes, from d.
+local function body_of(d, fields, role)
+  local body = {}
+  for name, field in pairs(fields) do
+    if field[role] and not d:is_null(name) then
+      body[field.wire] = schema.to_api(field.shape, d:get(name))
+    end
+  end
+  return body
+end
+
+-- Copies what the API answered into d: each field it returned (a write-only one never is).
+local function record(d, fields, object)
+  if type(object) ~= "table" then
+    return
+  end
+  for name, field in pairs(fields) do
+    local value = object[field.wire]
+    if field.read and not field.shape.write_only and value ~= nil then
+      d:set(name, value == null and nil or schema.from_api(field.shape, value))
+    end
+  end
+end
+
+-- The id an object of `plan` holds: the first of id_fields it has, or nil.
+function M.id_in(object, plan, id_field)
+  if type(object) == "table" then
+    for _, field in ipairs(id_fields(plan, id_field)) do
+      if object[field] ~= nil and object[field] ~= null then
+        return tostring(object[field])
+      end
+    end
+  end
+  return nil
+end
+
+-- The id a create's answer gives, else the last segment of a Location header.
+local function created_id(object, response, plan, id_field)
+  local id = M.id_in(object, plan, id_field)
+  if id then
+    return id
+  end
+  local location = response.headers.location
+  local last = location and location:gsub("[?#].*$", ""):gsub("/+$", ""):match("([^/]+)$")
+  if last then
+    return paths.unescape(last)
+  end
+  error(string.format("the answer to %s (status %d) has no id (no %s field, no Location "
+    .. "header); name the field with the mapping's id option", plan.operations.create.where,
+    response.status, plan.id_parameter or "id"), 0)
+end
+
+-- The hooks of a resource served by `plan`'s operations through `call`.
+local function resource_hooks(plan, fields, parents, options, call)
+  local ops = plan.operations
+  local gone = options.gone or { 404 }
+  local function parameters(d, with_id)
+    local values = {}
+    for _, parent in ipairs(parents) do
+      values[parent] = d:get(plan.parent_names[parent])
+    end
+    if with_id then
+      values[plan.id_parameter] = d:id()
+    end
+    return values
+  end
+  local hooks = {}
+  hooks.read = function(d, client)
+    local object, response = call(client, ops.read, parameters(d, true), nil, gone)
+    for _, status in ipairs(gone) do
+      if response.status == status then
+        d:set_id("")
+        return
+      end
+    end
+    record(d, fields, object)
+  end
+  hooks.create = function(d, client)
+    local object, response = call(client, ops.create, parameters(d, false),
+      body_of(d, fields, "in_body"))
+    d:set_id(created_id(object, response, plan, options.id))
+    -- Read back: a 201 with only a Location, a 204 or a partial object says too little, and
+    -- what the server keeps is what the next plan compares with.
+    hooks.read(d, client)
+  end
+  if ops.update then
+    hooks.update = function(d, client)
+      call(client, ops.update, parameters(d, true), body_of(d, fields, "in_update"))
+      hooks.read(d, client)
+    end
+  end
+  hooks.delete = function(d, client)
+    if ops.delete then
+      call(client, ops.delete, parameters(d, true), nil, gone)
+    end
+  end
+  hooks.import = function(d)
+    -- By identity, the parents and the id are set already. By id, the import id names the
+    -- parents first: "localhost/example.org." for a zone of server localhost.
+    if #parents == 0 or d:identity() then
+      return
+    end
+    local parts = {}
+    local rest = d:id()
+    for _ = 1, #parents do
+      local part, after = rest:match("^([^/]*)/(.+)$")
+      if not part then
+        error(string.format("expected an import id of the form %s/ID, got %s",
+          table.concat(parents, "/"):upper(), d:id()), 0)
+      end
+      parts[#parts + 1], rest = paths.unescape(part), after
+    end
+    for i, parent in ipairs(parents) do
+      d:set(plan.parent_names[parent], parts[i])
+    end
+    d:set_id(rest)
+  end
+  return hooks
+end
+
+-- A tf.resource for `plan`, with the author's `options` (see tf.openapi.provider).
+function M.resource(tf, doc, plan, options, call)
+  options = options or {}
+  local fields, parents = attributes_of(doc, plan, options.depth, options.id)
+  local ops = plan.operations
+  local updatable = ops.update and (ops.update.body and "partial" or true) or false
+  local attributes = options.attributes or {}
+  local declared = {}
+  for _, parent in ipairs(parents) do
+    declared[plan.parent_names[parent]] = tf.string {
+      required = true,
+      force_new = true,
+      description = "The " .. parent .. " the object belongs to (a path parameter)",
+    }
+  end
+  for name, field in pairs(fields) do
+    if attributes[name] ~= false then
+      declared[name] = resource_attribute(tf, field, updatable, attributes[name])
+    else
+      fields[name] = nil
+    end
+  end
+  -- The identity names the object by its parents and id: import blocks and list resources
+  -- use it.
+  local identity = {
+    id = tf.string { required_for_import = true, description = "The object's id" },
+  }
+  for _, parent in ipairs(parents) do
+    identity[plan.parent_names[parent]] = tf.string {
+      required_for_import = true, description = "The " .. parent .. " (a path parameter)",
+    }
+  end
+  local hooks = resource_hooks(plan, fields, parents, options, call)
+  local description = ops.read.operation.description or ops.read.operation.summary
+  local definition = {
+    description = type(description) == "string" and description or nil,
+    schema = declared,
+    create = options.create or hooks.create,
+    read = options.read or hooks.read,
+    update = options.update or (ops.update and hooks.update) or nil,
+    delete = options.delete or hooks.delete,
+    import = options.import or hooks.import,
+    timeouts = options.timeouts,
+    identity = { schema = identity },
+  }
+  return tf.resource(definition)
+end
+
+-- A tf.data_source for `plan`: its path parameters are its arguments, the rest computed.
+function M.data_source(tf, doc, plan, options, call)
+  options = options or {}
+  local read = plan.operations.read
+  local fields = {}
+  for _, property in ipairs(schema.properties(doc, read.response, read.response_file,
+    options.depth) or {}) do
+    fields[property.name] = { wire = property.wire, shape = property.shape, read = true }
+  end
+  local declared = {}
+  local arguments = path_parameters(plan.item)
+  local argument_names = {}
+  for _, parameter in ipairs(arguments) do
+    -- `id` is every object's own: a parameter of that name is the type's ("species_id").
+    local name = schema.attribute_name(parameter)
+    name = name == "id" and plan.name .. "_id" or name
+    argument_names[parameter] = name
+    fields[name] = nil
+    declared[name] = tf.string {
+      required = true, description = "The " .. parameter .. " (a path parameter)",
+    }
+  end
+  fields.id = nil
+  for name, field in pairs(fields) do
+    declared[name] = schema.tf_type(tf, field.shape) {
+      computed = true, description = field.shape.description,
+      sensitive = field.shape.sensitive or nil,
+    }
+  end
+  local description = read.operation.description or read.operation.summary
+  return tf.data_source {
+    description = type(description) == "string" and description or nil,
+    schema = declared,
+    read = options.read or function(d, client)
+      local values = {}
+      for _, parameter in ipairs(arguments) do
+        values[parameter] = d:get(argument_names[parameter])
+      end
+      local object = call(client, read, values)
+      d:set_id(filled(plan.item, values))
+      record(d, fields, object)
+    end,
+  }
+end
+
+M.filled = filled
+
+return M

@@ -1,0 +1,423 @@
+// tf.openapi.provider: the types a description gives and the schema of each, one mapping rule
+// per case, read from descriptions an author would keep in the provider directory (JSON and
+// YAML, Swagger 2.0 and OpenAPI 3.x, `$ref`s inside the file and to a file beside it). The
+// e2e suite test_openapi_powerdns.py serves PowerDNS's own description against its server.
+#include <doctest/doctest.h>
+
+#include "provider_dir.h"
+
+using namespace luaform;
+using namespace luaform::lua::testing;
+
+namespace {
+
+const char* kProvider = R"(local tf = require("luaform")
+return tf.openapi.provider { document = "api.yaml", env_prefix = "PETS" }
+)";
+
+// A Swagger 2.0 description in YAML, with an anchor, a merge key and a `$ref` to a file beside
+// it, the way PowerDNS writes its own.
+const char* kSwagger = R"(swagger: '2.0'
+info:
+  title: Pet store
+  version: '1'
+host: pets.example
+basePath: /api/v1
+schemes: [https]
+securityDefinitions:
+  APIKeyHeader:
+    type: apiKey
+    in: header
+    name: X-API-Key
+x-common: &owner_param
+  name: owner_id
+  in: path
+  required: true
+  type: string
+paths:
+  /owners/{owner_id}/pets:
+    parameters:
+      - *owner_param
+    post:
+      operationId: createPet
+      parameters:
+        - name: pet
+          in: body
+          required: true
+          schema:
+            $ref: '#/definitions/Pet'
+      responses:
+        '201':
+          description: created
+          schema:
+            $ref: '#/definitions/Pet'
+  /owners/{owner_id}/pets/{pet_id}:
+    parameters:
+      - *owner_param
+      - name: pet_id
+        in: path
+        required: true
+        type: string
+    get:
+      operationId: getPet
+      summary: A pet of an owner
+      responses:
+        '200':
+          description: the pet
+          schema:
+            $ref: '#/definitions/Pet'
+    put:
+      operationId: putPet
+      parameters:
+        - name: pet
+          in: body
+          schema:
+            $ref: '#/definitions/PetChange'
+      responses:
+        '204':
+          description: changed
+    delete:
+      operationId: deletePet
+      responses:
+        '204':
+          description: deleted
+  /species/{species_id}:
+    get:
+      operationId: getSpecies
+      responses:
+        '200':
+          description: one species
+          schema:
+            $ref: 'species.yaml#/Species'
+definitions:
+  PetChange:
+    type: object
+    properties: &change
+      nickName:
+        type: string
+        description: What the pet answers to
+        maxLength: 20
+      tags:
+        type: array
+        items:
+          type: string
+  Pet:
+    type: object
+    required: [kind]
+    properties:
+      <<: *change
+      id:
+        type: string
+        readOnly: true
+      kind:
+        type: string
+        enum: [cat, dog]
+      age:
+        type: integer
+        minimum: 0
+      chip:
+        type: string
+        format: password
+      created:
+        type: string
+        readOnly: true
+      attributes:
+        type: object
+        additionalProperties:
+          type: string
+      owner:
+        type: object
+        properties:
+          name:
+            type: string
+)";
+
+const char* kSpecies = R"(Species:
+  type: object
+  properties:
+    id:
+      type: string
+    latinName:
+      type: string
+)";
+
+struct PetStore {
+  ProviderDir dir;
+  std::shared_ptr<engine::ProviderLogic> logic;
+  PetStore(const char* provider = kProvider) {
+    dir.write("provider.lua", provider);
+    dir.write("api.yaml", kSwagger);
+    dir.write("species.yaml", kSpecies);
+    logic = dir.load();
+    REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  }
+  const engine::Attribute& pet(const std::string& name) const {
+    const auto* found = logic->schema().resources.at("test_pet").block.find_attribute(name);
+    REQUIRE_MESSAGE(found != nullptr, "test_pet has no attribute " << name);
+    return *found;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a collection POST with an item GET is a resource named after its schema") {
+  PetStore store;
+  const auto& schema = store.logic->schema();
+  REQUIRE(schema.resources.contains("test_pet"));
+  CHECK(schema.resources.at("test_pet").has_update);
+  CHECK(schema.resources.at("test_pet").importable);
+  CHECK(schema.resources.size() == 1);
+}
+
+TEST_CASE("an item GET without a POST on its collection is a data source") {
+  PetStore store;
+  const auto& sources = store.logic->schema().data_sources;
+  REQUIRE(sources.contains("test_species"));
+  const auto& block = sources.at("test_species").block;
+  // The path parameter is its argument; the schema (from the file beside it) computed.
+  REQUIRE(block.find_attribute("species_id") != nullptr);
+  CHECK(block.find_attribute("species_id")->required);
+  REQUIRE(block.find_attribute("latin_name") != nullptr);
+  CHECK(block.find_attribute("latin_name")->computed);
+}
+
+TEST_CASE("the collection's path parameters are required and replace the object") {
+  PetStore store;
+  CHECK(store.pet("owner_id").required);
+  CHECK(store.pet("owner_id").force_new);
+}
+
+TEST_CASE("required properties of the create body are required; others optional and kept") {
+  PetStore store;
+  CHECK(store.pet("kind").required);
+  CHECK_FALSE(store.pet("kind").computed);
+  CHECK(store.pet("age").optional);
+  CHECK(store.pet("age").computed);
+}
+
+TEST_CASE("readOnly properties are computed, and `id` is the resource's id") {
+  PetStore store;
+  CHECK(store.pet("created").computed);
+  CHECK_FALSE(store.pet("created").optional);
+  // The id property is the resource's own id, not a second attribute beside it.
+  CHECK(store.pet("id").computed);
+}
+
+TEST_CASE("names are snake_case and descriptions come from the description") {
+  PetStore store;
+  CHECK(store.pet("nick_name").description == "What the pet answers to");
+}
+
+TEST_CASE("format password is sensitive") {
+  PetStore store;
+  CHECK(store.pet("chip").sensitive);
+  CHECK_FALSE(store.pet("kind").sensitive);
+}
+
+TEST_CASE("what the update body does not take replaces the object, once it was known") {
+  PetStore store;
+  CHECK_FALSE(store.pet("nick_name").has_requires_replace_if);
+  CHECK_FALSE(store.pet("tags").has_requires_replace_if);
+  REQUIRE(store.pet("kind").has_requires_replace_if);
+  CHECK(store.pet("age").has_requires_replace_if);
+  const engine::Value none;
+  const auto replaces = [&](const engine::Value& prior, const engine::Value& planned) {
+    engine::Diagnostics diags;
+    const bool replaced = store.logic->open_session()->requires_replace(
+        "test_pet", engine::AttributePath{engine::AttributeName{"kind"}}, prior, planned,
+        {none, none, none}, diags);
+    REQUIRE_MESSAGE(diags.empty(), all_text(diags));
+    return replaced;
+  };
+  CHECK(replaces(engine::Value::string("cat"), engine::Value::string("dog")));
+  // Never known (imported, or never answered): setting it changes the object in place.
+  CHECK_FALSE(replaces(engine::Value::null(engine::Type::string()), engine::Value::string("dog")));
+}
+
+TEST_CASE("body parameters of the operation alone (none on the path) are the create's body") {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("api.yaml", R"(swagger: '2.0'
+info: {title: Keys, version: '1'}
+paths:
+  /keys:
+    post:
+      parameters:
+        - {name: key, in: body, required: true, schema: {$ref: '#/definitions/Key'}}
+      responses:
+        '201': {description: made, schema: {$ref: '#/definitions/Key'}}
+  /keys/{key_id}:
+    get:
+      parameters:
+        - {name: key_id, in: path, required: true, type: string}
+      responses:
+        '200': {description: the key, schema: {$ref: '#/definitions/Key'}}
+definitions:
+  Key:
+    type: object
+    required: [name]
+    properties:
+      id: {type: string, readOnly: true}
+      name: {type: string}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& block = logic->schema().resources.at("test_key").block;
+  REQUIRE(block.find_attribute("name") != nullptr);
+  CHECK(block.find_attribute("name")->required);
+  // No update: every argument replaces the object.
+  CHECK(block.find_attribute("name")->has_requires_replace_if);
+  CHECK_FALSE(logic->schema().resources.at("test_key").has_update);
+}
+
+TEST_CASE("arrays are lists, additionalProperties maps, nested objects JSON text") {
+  PetStore store;
+  using engine::Type;
+  CHECK(store.pet("tags").type == Type::list(Type::string()));
+  CHECK(store.pet("attributes").type == Type::map(Type::string()));
+  CHECK(store.pet("owner").type == Type::string());
+  CHECK(store.pet("age").type == Type::number());
+}
+
+TEST_CASE("enum, minimum and maxLength validate") {
+  PetStore store;
+  CHECK(store.pet("kind").has_validate);
+  CHECK(store.pet("age").has_validate);
+  CHECK(store.pet("nick_name").has_validate);
+  CHECK_FALSE(store.pet("tags").has_validate);
+}
+
+TEST_CASE("the provider block: the base URL and each credential, from the environment") {
+  PetStore store;
+  const auto& block = store.logic->schema().provider.block;
+  REQUIRE(block.find_attribute("base_url") != nullptr);
+  REQUIRE(block.find_attribute("api_key_header") != nullptr);
+  CHECK(block.find_attribute("api_key_header")->sensitive);
+  CHECK(block.find_attribute("api_key_header")->default_source.has_value());
+}
+
+TEST_CASE("the mapping's options: an attribute's options, and a type left out") {
+  PetStore store(R"(local tf = require("luaform")
+return tf.openapi.provider {
+  document = "api.yaml",
+  resources = { pet = { attributes = { age = { force_new = false }, chip = false } } },
+  data_sources = { species = false },
+}
+)");
+  CHECK_FALSE(store.pet("age").has_requires_replace_if);
+  CHECK(store.logic->schema().resources.at("test_pet").block.find_attribute("chip") == nullptr);
+  CHECK_FALSE(store.logic->schema().data_sources.contains("test_species"));
+}
+
+TEST_CASE("a script file of the same type replaces the mapped one") {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("api.yaml", kSwagger);
+  dir.write("species.yaml", kSpecies);
+  dir.write("resource_pet.lua", R"(local tf = require("luaform")
+return tf.resource {
+  schema = { mine = tf.string { optional = true } },
+  create = function(d) d:set_id("x") end,
+  read = function() end,
+  delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& block = logic->schema().resources.at("test_pet").block;
+  CHECK(block.find_attribute("mine") != nullptr);
+  CHECK(block.find_attribute("kind") == nullptr);
+}
+
+TEST_CASE("an OpenAPI 3.1 description in JSON: anyOf with null is nullable, servers give the URL") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.openapi.provider { document = "api.json" }
+)");
+  dir.write("api.json", R"({
+  "openapi": "3.1.0",
+  "info": {"title": "Vars", "version": "1"},
+  "servers": [{"url": "http://{host}:4200/api", "variables": {"host": {"default": "localhost"}}}],
+  "paths": {
+    "/variables/": {"post": {"operationId": "create_variable",
+      "requestBody": {"required": true, "content": {"application/json": {"schema":
+        {"$ref": "#/components/schemas/VariableCreate"}}}},
+      "responses": {"201": {"description": "ok", "content": {"application/json": {"schema":
+        {"$ref": "#/components/schemas/Variable"}}}}}}},
+    "/variables/{id}": {
+      "get": {"operationId": "read_variable",
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema":
+          {"$ref": "#/components/schemas/Variable"}}}}}},
+      "patch": {"operationId": "update_variable",
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+        "requestBody": {"content": {"application/json": {"schema":
+          {"$ref": "#/components/schemas/VariableUpdate"}}}},
+        "responses": {"204": {"description": "done"}}},
+      "delete": {"operationId": "delete_variable",
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+        "responses": {"204": {"description": "done"}}}}
+  },
+  "components": {"schemas": {
+    "VariableCreate": {"type": "object", "required": ["name", "value"], "properties": {
+      "name": {"type": "string", "maxLength": 255},
+      "value": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+      "tags": {"type": "array", "items": {"type": "string"}}}},
+    "VariableUpdate": {"type": "object", "properties": {
+      "name": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+      "value": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+      "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}}},
+    "Variable": {"type": "object", "properties": {
+      "id": {"type": "string", "format": "uuid"},
+      "created": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]},
+      "name": {"type": "string"},
+      "value": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+      "tags": {"type": "array", "items": {"type": "string"}}}}
+  }}
+})");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& block = logic->schema().resources.at("test_variable").block;
+  using engine::Type;
+  CHECK(block.find_attribute("name")->required);
+  CHECK_FALSE(block.find_attribute("name")->force_new);
+  // Two alternatives besides null: kept as JSON text.
+  CHECK(block.find_attribute("value")->type == Type::string());
+  CHECK(block.find_attribute("tags")->type == Type::list(Type::string()));
+  CHECK(block.find_attribute("created")->computed);
+  const auto* base_url = logic->schema().provider.block.find_attribute("base_url");
+  REQUIRE(base_url != nullptr);
+  CHECK(base_url->description.find("http://localhost:4200/api") != std::string::npos);
+}
+
+TEST_CASE("a description that cannot be read is a load error naming the file and the line") {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("api.yaml", "swagger: '2.0'\npaths:\n  /a: [unclosed\n");
+  auto logic = dir.load();
+  const std::string text = all_text(logic->load_diagnostics());
+  CHECK(text.find("api.yaml") != std::string::npos);
+  CHECK(text.find("line") != std::string::npos);
+}
+
+TEST_CASE("a `$ref` to nothing is a load error naming the reference") {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  std::string broken = kSwagger;
+  broken.replace(broken.find("species.yaml#/Species"), 21, "species.yaml#/Nothing");
+  dir.write("api.yaml", broken);
+  dir.write("species.yaml", kSpecies);
+  auto logic = dir.load();
+  const std::string text = all_text(logic->load_diagnostics());
+  CHECK(text.find("species.yaml#/Nothing") != std::string::npos);
+}
+
+TEST_CASE("a document outside the provider directory is refused") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.openapi.provider { document = "../elsewhere.yaml" }
+)");
+  auto logic = dir.load();
+  CHECK(all_text(logic->load_diagnostics()).find("not a path inside the provider directory") !=
+        std::string::npos);
+}
