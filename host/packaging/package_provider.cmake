@@ -17,7 +17,8 @@
 #         [-DGPG_KEY=KEY] -P host/packaging/package_provider.cmake
 #
 # The zip holds the top-level *.lua files and the *.lua files of subdirectories (lib/ and the
-# like), not docs/, examples/, tests/ or a try/ directory, which are for people, not for the
+# like), with the OpenAPI descriptions and the files their $refs name (*.json, *.yaml, *.yml),
+# not docs/, examples/, tests/ or a try/ directory, which are for people, not for the
 # host, nor hidden ones (.luaform/, where a scaffold keeps the type definitions for editors).
 # The Lua SDK is built into the host, so nothing else is needed at run time. The staged
 # scripts must pass `--check`, run by the packaged host or, when that one cannot run on this
@@ -69,8 +70,9 @@ set(stage "${OUT}/.stage-${NAME}")
 file(REMOVE_RECURSE "${stage}")
 file(MAKE_DIRECTORY "${stage}")
 
-# The scripts, with their directories.
-file(GLOB_RECURSE scripts RELATIVE "${PROVIDER_DIR}" "${PROVIDER_DIR}/*.lua")
+# The scripts and descriptions, with their directories.
+file(GLOB_RECURSE scripts RELATIVE "${PROVIDER_DIR}" "${PROVIDER_DIR}/*.lua" "${PROVIDER_DIR}/*.json"
+     "${PROVIDER_DIR}/*.yaml" "${PROVIDER_DIR}/*.yml")
 set(entries "")
 foreach(script IN LISTS scripts)
   if(script MATCHES "^(docs|examples|tests|try)/" OR script MATCHES "^\\." OR

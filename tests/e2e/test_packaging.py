@@ -213,3 +213,33 @@ resource "vendored_pin" "it" {
     tofu.apply()
     values = resources(tofu.state())["vendored_pin.it"]["values"]
     assert values["major"] == 2 and values["newer"] is True
+
+
+def test_an_openapi_description_travels_in_the_release_and_serves_its_types(tmp_path,
+                                                                            host_binary,
+                                                                            tofu_binary,
+                                                                            protocol):
+    # tests/e2e/providers/powerdns is a description and a provider.lua that maps it: without
+    # the description in the zip, the installed provider has no types at all.
+    out = tmp_path / "dist"
+    package(host_binary, REPO / "tests/e2e/providers/powerdns", out)
+    zip_path = out / f"terraform-provider-powerdns_{VERSION}_{os_arch()}.zip"
+    with zipfile.ZipFile(zip_path) as archive:
+        names = set(archive.namelist())
+    assert {"provider.lua", "powerdns-api.yaml"} <= names and "README.md" not in names, names
+    tofu = from_packed_mirror(tmp_path, zip_path, "powerdns", tofu_binary, protocol)
+    tofu.write(required_providers("powerdns", version=f"= {VERSION}") + """
+resource "powerdns_zone" "z" {
+  server_id = "localhost"
+  name      = "example.org."
+  kind      = "Native"
+}
+
+resource "powerdns_tsig_key" "k" {
+  server_id = "localhost"
+  name      = "k"
+  algorithm = "hmac-sha256"
+}
+""")
+    tofu.run("init", "-input=false")
+    assert "The configuration is valid" in tofu.run("validate").stdout

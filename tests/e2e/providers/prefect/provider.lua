@@ -1,0 +1,15 @@
+-- provider "prefect": a Prefect server's REST API, served from the OpenAPI 3.1 description the
+-- server itself publishes (prefect-openapi.json, unchanged). The description gives the types;
+-- these lines say only what it cannot.
+local tf = require("luaform")
+
+-- Work pools are addressed by name, and neither their name nor their type can change.
+local replaced = { force_new = true }
+
+return tf.openapi.provider {
+  document = "prefect-openapi.json",
+  env_prefix = "PREFECT",
+  resources = {
+    work_pool = { attributes = { name = replaced, type = replaced } },
+  },
+}

@@ -1,0 +1,158 @@
+"""A provider served from an OpenAPI 3.1 description: tests/e2e/providers/prefect is the
+description a Prefect server publishes and a dozen lines of provider.lua, applied against that
+server on loopback (support/prefect_service.py). Prefect answers updates with 204 and no body,
+writes nullable fields as anyOf [X, null], declares no 404, and lists through POST .../filter
+with an offset, at most 200 a page: what a mapping must absorb."""
+import json
+
+from support.harness import planned_actions, required_providers, resources, squash
+from support.prefect_service import prefect  # noqa: F401  (the fixture)
+
+
+def config(prefect, body: str) -> str:
+    return required_providers("prefect") + f"""
+provider "prefect" {{
+  base_url = "{prefect.url}"
+}}
+""" + body
+
+
+def values(tofu, address: str) -> dict:
+    return resources(tofu.state())[address]["values"]
+
+
+def variables_and_pools(names: dict, tags: str, limit: int, paused: str = "false") -> str:
+    return f"""
+resource "prefect_variable" "v" {{
+  name  = "{names['variable']}"
+  value = jsonencode({{ region = "eu", replicas = 3 }})
+  tags  = [{tags}]
+}}
+
+resource "prefect_work_pool" "pool" {{
+  name              = "{names['pool']}"
+  type              = "process"
+  concurrency_limit = {limit}
+  is_paused         = {paused}
+}}
+
+resource "prefect_flow" "f" {{
+  name = "{names['flow']}"
+  tags = [{tags}]
+}}
+
+resource "prefect_global_concurrency_limit" "gcl" {{
+  name  = "{names['gcl']}"
+  limit = {limit}
+}}
+"""
+
+
+def test_each_type_settles_updates_drifts_and_is_imported(make_tofu, test_provider, prefect):
+    provider = test_provider("prefect")
+    tofu = make_tofu({"prefect": provider})
+    names = {kind: prefect.unique(kind) for kind in ("variable", "pool", "flow", "gcl")}
+
+    tofu.write(config(prefect, variables_and_pools(names, '"a"', 2)))
+    tofu.apply()
+    variable = values(tofu, "prefect_variable.v")
+    status, served = prefect.request("GET", f"/variables/{variable['id']}")
+    assert status == 200 and served["value"] == {"region": "eu", "replicas": 3}
+    pool_id = values(tofu, "prefect_work_pool.pool")["id"]
+    assert pool_id == names["pool"]  # work pools are addressed by name
+    # What the server fills in (a default queue, created/updated) is read back after the 201.
+    assert values(tofu, "prefect_work_pool.pool")["default_queue_id"]
+    assert tofu.plan_exit_code() == 0
+
+    # In place: every PATCH answers 204 with no body; the read after it fills the state.
+    tofu.write(config(prefect, variables_and_pools(names, '"a", "b"', 5, paused="true")))
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"prefect_variable.v": ["update"],
+                                     "prefect_work_pool.pool": ["update"],
+                                     "prefect_flow.f": ["update"],
+                                     "prefect_global_concurrency_limit.gcl": ["update"]}
+    tofu.apply()
+    status, pool = prefect.request("GET", f"/work_pools/{names['pool']}")
+    assert (pool["concurrency_limit"], pool["is_paused"]) == (5, True)
+    assert prefect.request("GET", f"/variables/{variable['id']}")[1]["tags"] == ["a", "b"]
+    assert tofu.plan_exit_code() == 0
+
+    # Drift made through the API is put back.
+    assert prefect.request("PATCH", f"/v2/concurrency_limits/{names['gcl']}",
+                           {"limit": 9})[0] == 204
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"prefect_global_concurrency_limit.gcl": ["update"]}
+    tofu.apply()
+    assert prefect.request("GET", f"/v2/concurrency_limits/{names['gcl']}")[1]["limit"] == 5
+
+    # Deleted outside: Prefect answers 404 (its description declares none); the plan creates
+    # it again.
+    assert prefect.request("DELETE", f"/variables/{variable['id']}")[0] == 204
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"prefect_variable.v": ["create"]}
+    tofu.apply()
+    assert tofu.plan_exit_code() == 0
+
+    # A new name replaces a work pool (the description cannot say so; provider.lua does).
+    renamed = dict(names, pool=names["pool"] + "-2")
+    tofu.write(config(prefect, variables_and_pools(renamed, '"a", "b"', 5, paused="true")))
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"prefect_work_pool.pool": ["delete", "create"]}
+    tofu.apply()
+    assert prefect.request("GET", f"/work_pools/{names['pool']}")[0] == 404
+
+    # Imported by id, each plans nothing.
+    other = make_tofu({"prefect": provider}, name="imported")
+    other.write(config(prefect, variables_and_pools(renamed, '"a", "b"', 5, paused="true")))
+    for address in ("prefect_variable.v", "prefect_work_pool.pool", "prefect_flow.f",
+                    "prefect_global_concurrency_limit.gcl"):
+        other.run("import", address, values(tofu, address)["id"])
+    assert other.plan_exit_code() == 0
+
+    tofu.destroy()
+    assert prefect.request("GET", f"/work_pools/{renamed['pool']}")[0] == 404
+    assert prefect.request("GET", f"/v2/concurrency_limits/{names['gcl']}")[0] == 404
+
+
+def test_variables_are_listed_over_pages_of_the_filter(make_tofu, test_provider, prefect):
+    """The list resource reads POST /variables/filter page by page (offset and limit in the
+    body): 230 variables take three pages of 100."""
+    tofu = make_tofu({"prefect": test_provider("prefect")})
+    if "terraform" not in tofu.binary.name:
+        return  # OpenTofu has no `query`
+    prefix = prefect.unique("paged")
+    made = []
+    for i in range(230):
+        status, variable = prefect.request("POST", "/variables/",
+                                           {"name": f"{prefix}-{i:03d}", "value": i})
+        assert status == 201, variable
+        made.append(variable["id"])
+    tofu.write(config(prefect, ""))
+    (tofu.workdir / "main.tfquery.hcl").write_text("""
+list "prefect_variable" "all" {
+  provider = prefect
+  limit    = 100000
+}
+""")
+    result = tofu.run("query", "-json")
+    found = [json.loads(line)["list_resource_found"] for line in result.stdout.splitlines()
+             if line.startswith("{") and '"list_resource_found"' in line]
+    listed = {f["identity"]["id"] for f in found}
+    assert set(made) <= listed, f"{len(set(made) - listed)} of 230 not listed"
+    for variable_id in made:
+        assert prefect.request("DELETE", f"/variables/{variable_id}")[0] == 204
+
+
+def test_a_refused_create_names_the_operation_and_the_server_s_reason(make_tofu, test_provider,
+                                                                      prefect):
+    tofu = make_tofu({"prefect": test_provider("prefect")})
+    tofu.write(config(prefect, """
+resource "prefect_variable" "bad" {
+  name  = "Not A Valid Name"
+  value = jsonencode("x")
+}
+"""))
+    result = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    text = squash(result.stderr)
+    assert "POST /variables/ (create_variable_variables__post) answered 422" in text, text
+    assert resources(tofu.state()) == {}
