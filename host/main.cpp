@@ -97,9 +97,24 @@ void print_diagnostics(const luaform::engine::Diagnostics& diags, std::ostream& 
   }
 }
 
+// LUAFORM_LOAD_TIMEOUT (LoadOptions::kDefaultLoadTimeout when unset), or nullopt after saying what
+// is wrong with it.
+std::optional<std::chrono::milliseconds> load_timeout() {
+  const char* text = std::getenv("LUAFORM_LOAD_TIMEOUT");
+  if (text == nullptr || *text == '\0') return luaform::lua::LoadOptions::kDefaultLoadTimeout;
+  const auto parsed = luaform::engine::parse_duration(text);
+  if (!parsed || parsed->count() <= 0) {
+    std::cerr << "[ERROR] luaform: LUAFORM_LOAD_TIMEOUT must be a duration such as \"30s\" or "
+                 "\"2m\", not \""
+              << text << "\"\n";
+    return std::nullopt;
+  }
+  return std::chrono::ceil<std::chrono::milliseconds>(*parsed);
+}
+
 // Loads everything and prints each problem; exit status 1 when there is an error.
-int check(const luaform::lua::ScriptSet& scripts) {
-  auto logic = luaform::lua::load_provider(scripts);
+int check(const luaform::lua::ScriptSet& scripts, const luaform::lua::LoadOptions& load) {
+  auto logic = luaform::lua::load_provider(scripts, load);
   const std::vector<std::string> notes = logic->load_notes();
   auto service = std::make_shared<luaform::engine::ProviderService>(std::move(logic));
   const auto& diags = service->load_problems();
@@ -115,8 +130,9 @@ int check(const luaform::lua::ScriptSet& scripts) {
 // loads without problems (a script left out is one: its type's docs or schema would be
 // missing); else 1. Problems go to stderr, so stdout stays what `use` writes.
 template <class Use>
-int with_served_schema(const luaform::lua::ScriptSet& scripts, Use&& use) {
-  const auto logic = luaform::lua::load_provider(scripts);
+int with_served_schema(const luaform::lua::ScriptSet& scripts,
+                       const luaform::lua::LoadOptions& load, Use&& use) {
+  const auto logic = luaform::lua::load_provider(scripts, load);
   auto service = std::make_shared<luaform::engine::ProviderService>(logic);
   auto response = service->get_provider_schema();
   print_diagnostics(service->load_problems(), std::cerr);
@@ -125,20 +141,21 @@ int with_served_schema(const luaform::lua::ScriptSet& scripts, Use&& use) {
 }
 
 // Prints the schema the CLI would see as JSON.
-int schema(const luaform::lua::ScriptSet& scripts) {
-  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
+int schema(const luaform::lua::ScriptSet& scripts, const luaform::lua::LoadOptions& load) {
+  return with_served_schema(scripts, load, [&](const luaform::engine::ProviderSchema& served) {
     std::cout << luaform::engine::provider_schema_json(provider_address(scripts), served) << "\n";
     return 0;
   });
 }
 
 // Writes the registry-style docs of a provider that loads without errors.
-int docs(const luaform::lua::ScriptSet& scripts, const char* dir) {
+int docs(const luaform::lua::ScriptSet& scripts, const luaform::lua::LoadOptions& load,
+         const char* dir) {
   if (dir == nullptr || *dir == '\0') {
     std::cerr << "error: --docs needs the directory to write into, as in --docs docs\n";
     return 2;
   }
-  return with_served_schema(scripts, [&](const luaform::engine::ProviderSchema& served) {
+  return with_served_schema(scripts, load, [&](const luaform::engine::ProviderSchema& served) {
     return luaform::write_docs(scripts, served, dir, std::cout, std::cerr) ? 0 : 1;
   });
 }
@@ -156,15 +173,24 @@ std::optional<int> run_command(const std::string& arg, const std::filesystem::pa
     print_usage(luaform::list_scripts(located), std::cout);
     return 0;
   }
-  if (arg == "--check") return check(luaform::list_scripts(located));
+  // The commands that load the scripts take as long as serving may (LUAFORM_LOAD_TIMEOUT).
+  luaform::lua::LoadOptions load;
+  if (arg == "--check" || arg == "--schema" || arg == "--docs") {
+    const auto timeout = load_timeout();
+    if (!timeout) return 1;
+    load.load_timeout = *timeout;
+  }
+  if (arg == "--check") return check(luaform::list_scripts(located), load);
   if (arg == "--test") {
     const std::vector<std::string> paths(argv + 2, argv + argc);
     const auto results =
         luaform::lua::run_tests(luaform::list_scripts(located), paths, std::cout, std::cerr);
     return results.failed == 0 ? 0 : 1;
   }
-  if (arg == "--schema") return schema(luaform::list_scripts(located));
-  if (arg == "--docs") return docs(luaform::list_scripts(located), argc > 2 ? argv[2] : nullptr);
+  if (arg == "--schema") return schema(luaform::list_scripts(located), load);
+  if (arg == "--docs") {
+    return docs(luaform::list_scripts(located), load, argc > 2 ? argv[2] : nullptr);
+  }
   if (arg == "--scaffold") {
     if (argc < 3) {
       std::cerr << "error: --scaffold needs the provider name, as in --scaffold example\n";
@@ -177,21 +203,6 @@ std::optional<int> run_command(const std::string& arg, const std::filesystem::pa
                                                                                                : 1;
   }
   return std::nullopt;
-}
-
-// LUAFORM_LOAD_TIMEOUT (LoadOptions::kDefaultLoadTimeout when unset), or nullopt after saying what
-// is wrong with it.
-std::optional<std::chrono::milliseconds> load_timeout() {
-  const char* text = std::getenv("LUAFORM_LOAD_TIMEOUT");
-  if (text == nullptr || *text == '\0') return luaform::lua::LoadOptions::kDefaultLoadTimeout;
-  const auto parsed = luaform::engine::parse_duration(text);
-  if (!parsed || parsed->count() <= 0) {
-    std::cerr << "[ERROR] luaform: LUAFORM_LOAD_TIMEOUT must be a duration such as \"30s\" or "
-                 "\"2m\", not \""
-              << text << "\"\n";
-    return std::nullopt;
-  }
-  return std::chrono::ceil<std::chrono::milliseconds>(*parsed);
 }
 
 // Serves the provider `located` names to the CLI that started this process.

@@ -171,8 +171,10 @@ local function unclaimed_because(op, by_path)
       or "a GET of a path that ends in no {parameter} and lists no mapped resource"
   elseif op.method == "post" then
     return "no GET of an item below it (PATH/{id}), so nothing reads what it makes"
-  elseif item and by_path[op.path] and by_path[op.path].get then
+  elseif op.method == "patch" and by_path[op.path] and by_path[op.path].put then
     return "the resource's update is the item's PUT; a PATCH beside it is not used"
+  elseif item and by_path[op.path] and by_path[op.path].get then
+    return "its path's GET was left out of the mapping"
   end
   return "no type is read from this path"
 end
@@ -258,8 +260,18 @@ function M.provider(options)
         if type(type_options) == "table" and type_options.depth == nil then
           type_options.depth = options.depth
         end
-        served[kind][name] = make(tf, doc, plan, type_options or { depth = options.depth }, call)
-        if kind == "resources" and plan.operations.list then
+        -- A type the mapping cannot make is left out, saying where and why (--check lists
+        -- it); the others serve.
+        local made, definition = pcall(make, tf, doc, plan,
+          type_options or { depth = options.depth }, call)
+        if made then
+          served[kind][name] = definition
+        else
+          -- The host reports it as it reports a script that does not load.
+          served[kind][name] = { kind = kind:gsub("s$", ""),
+            load_error = plan.where .. ": " .. tostring(definition) }
+        end
+        if made and kind == "resources" and plan.operations.list then
           local id_field = type(type_options) == "table" and type_options.id or nil
           served.list_resources[name] = lists.list_resource(tf, doc, plan, call, function(item)
             return types.id_in(item, plan, id_field)

@@ -42,13 +42,18 @@ end
 -- `id`, which every object has: the name of what it is the id of ("/flow_runs/{id}/input":
 -- flow_run_id).
 local function parent_names(collection)
-  local names = {}
-  for before, name in collection:gmatch("([^/{}]*)/{([^}]+)}") do
-    local attribute = schema.attribute_name(name)
-    if attribute == "id" then
-      attribute = schema.attribute_name(M.singular(before ~= "" and before or "parent")) .. "_id"
+  local names, before = {}, "parent"
+  for segment in collection:gmatch("[^/]+") do
+    for name in segment:gmatch("{([^}]+)}") do
+      local attribute = schema.attribute_name(name)
+      if attribute == "id" then
+        attribute = schema.attribute_name(M.singular(before)) .. "_id"
+      end
+      names[name] = attribute
     end
-    names[name] = attribute
+    if not segment:find("[{}]") then
+      before = segment
+    end
   end
   return names
 end
@@ -119,11 +124,10 @@ function M.plan(doc)
       found.claimed[op] = true
     end
   end
-  local item_paths = {}
   local bare_paths = {}
   for path, ops in pairs(by_path) do
-    item_paths[#item_paths + 1] = path
-    -- "/variables/" and "/variables" are one collection.
+    -- "/variables/" and "/variables" are one collection, "/zones/{id}/" and "/zones/{id}" one
+    -- item.
     local bare = path:gsub("(.)/+$", "%1")
     if bare ~= path and by_path[bare] == nil then
       bare_paths[bare] = ops
@@ -132,6 +136,10 @@ function M.plan(doc)
   -- Added after the walk: a table given new keys while pairs walks it may skip some.
   for bare, ops in pairs(bare_paths) do
     by_path[bare] = ops
+  end
+  local item_paths = {}
+  for path in pairs(by_path) do
+    item_paths[#item_paths + 1] = path
   end
   table.sort(item_paths)
   for _, path in ipairs(item_paths) do
@@ -142,7 +150,7 @@ function M.plan(doc)
       local filter = by_path[collection .. "/filter"]
       claim("resources", type_name(collection, item.get), {
         collection = collection,
-        item = path,
+        item = item.get.path,  -- as written: "/zones/{id}/" keeps its slash
         id_parameter = parameter,
         parents = path_parameters(collection),
         parent_names = parent_names(collection),
@@ -154,7 +162,7 @@ function M.plan(doc)
     elseif collection and item.get then
       claim("data_sources", type_name(collection, item.get), {
         collection = collection,
-        item = path,
+        item = item.get.path,  -- as written: "/zones/{id}/" keeps its slash
         id_parameter = parameter,
         operations = { read = item.get },
       }, item.get.where)
@@ -453,10 +461,14 @@ function M.data_source(tf, doc, plan, options, call)
   local declared = {}
   local arguments = path_parameters(plan.item)
   local argument_names = {}
-  for _, parameter in ipairs(arguments) do
-    -- `id` is every object's own: a parameter of that name is the type's ("species_id").
-    local name = schema.attribute_name(parameter)
-    name = name == "id" and plan.name .. "_id" or name
+  local names = parent_names(plan.item)
+  for i, parameter in ipairs(arguments) do
+    -- `id` is every object's own: the item's parameter of that name is the type's
+    -- ("species_id"), a parent's its collection's ("/groups/{id}/members/{user_id}": group_id).
+    local name = names[parameter]
+    if i == #arguments and schema.attribute_name(parameter) == "id" then
+      name = plan.name .. "_id"
+    end
     argument_names[parameter] = name
     fields[name] = nil
     declared[name] = tf.string {

@@ -8,6 +8,7 @@ a create that loops in Lua or is stuck in the kernel, opening a FIFO nobody writ
 """
 import os
 import signal
+import subprocess
 import time
 
 import pytest
@@ -52,6 +53,23 @@ def test_a_top_level_that_never_returns_is_a_load_error_at_the_load_timeout(make
     assert "resource_spin.lua:5: loading did not finish within 2s" in shown, shown
     for marker in CRASH_MARKERS:
         assert marker not in result.stdout + result.stderr
+
+
+def test_check_and_schema_keep_the_load_timeout_serving_keeps(test_provider):
+    # --check, --schema and --docs load the scripts as serving does, within the same
+    # LUAFORM_LOAD_TIMEOUT (a large description may need more than the default).
+    provider = test_provider("slowload")
+    host = provider / "terraform-provider-slowload"
+    env = dict(os.environ, LUAFORM_LOAD_TIMEOUT="1s")
+    started = time.monotonic()
+    result = subprocess.run([str(host), "--check"], capture_output=True, text=True, env=env,
+                            check=False, timeout=60)
+    assert time.monotonic() - started < 8, "--check did not stop at LUAFORM_LOAD_TIMEOUT=1s"
+    assert result.returncode == 1
+    assert "loading did not finish within 1s" in result.stdout, result.stdout
+    bad = subprocess.run([str(host), "--schema"], capture_output=True, text=True, check=False,
+                         env=dict(os.environ, LUAFORM_LOAD_TIMEOUT="soon"), timeout=60)
+    assert bad.returncode == 1 and "LUAFORM_LOAD_TIMEOUT must be a duration" in bad.stderr
 
 
 def test_ctrl_c_while_the_scripts_load_ends_the_command_at_the_load_timeout(make_tofu,

@@ -109,6 +109,12 @@ void ScriptState::read_definition(lua_State* S, const std::string& expected,
     throw std::runtime_error(display + ": the script must return " + constructor_of(expected) +
                              ", but it returned " + describe_returned(S, -1));
   }
+  // A declared type its maker could not make (tf.openapi's, for a construct of the description
+  // it cannot map) says why instead of holding a schema.
+  if (lua_getfield(S, -1, "load_error") == LUA_TSTRING) {
+    throw std::runtime_error(display + ": " + lua_tostring(S, -1));
+  }
+  lua_pop(S, 1);
   engine::Schema& schema = loaded.schema;
   try {
     if (expected == "function") {

@@ -179,6 +179,9 @@ def migrate_template() -> None:
     keep.rename(dest)
 
 
+BUSY_RETRIES = 8
+
+
 class PrefectApi:
     """The REST API at `url` ("http://127.0.0.1:PORT/api"); request() calls it as someone
     outside Terraform would."""
@@ -191,7 +194,18 @@ class PrefectApi:
                 timeout: float = 30) -> tuple[int, object]:
         """(status, the decoded JSON body or None) for `method` on url + path ("/variables/");
         errors are answers too: 404, 409 and 403 with {"detail": "..."}, 422 with
-        {"exception_message", "exception_detail": [...], "request_body"}. A 204 has None."""
+        {"exception_message", "exception_detail": [...], "request_body"}. A 204 has None.
+        A 503 (SQLite busy while other scenarios write: Prefect answers "Service Unavailable")
+        is tried again a few times, as the provider's HTTP client does."""
+        for attempt in range(BUSY_RETRIES):
+            status, answer = self.request_once(method, path, body, timeout)
+            if status != 503:
+                break
+            time.sleep(0.2 * (attempt + 1))
+        return status, answer
+
+    def request_once(self, method: str, path: str, body: object = None,
+                     timeout: float = 30) -> tuple[int, object]:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.url + path, data=data, method=method,
                                          headers={"Content-Type": "application/json",

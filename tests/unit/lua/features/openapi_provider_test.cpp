@@ -421,3 +421,47 @@ return tf.openapi.provider { document = "../elsewhere.yaml" }
   CHECK(all_text(logic->load_diagnostics()).find("not a path inside the provider directory") !=
         std::string::npos);
 }
+
+TEST_CASE("a parent parameter named id is named after its collection; trailing slashes match") {
+  // GitLab's shape (/groups/{id}/members), with an item path written with a trailing slash as
+  // NetBox writes them: the same types on every load (the corpus once found them vary).
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("api.yaml", R"(swagger: '2.0'
+info: {title: Groups, version: '1'}
+paths:
+  /groups/{id}/members/:
+    parameters: [{name: id, in: path, required: true, type: string}]
+    post:
+      parameters:
+        - {name: m, in: body, required: true, schema: {$ref: '#/definitions/Member'}}
+      responses:
+        '201': {description: made, schema: {$ref: '#/definitions/Member'}}
+  /groups/{id}/members/{user_id}/:
+    parameters:
+      - {name: id, in: path, required: true, type: string}
+      - {name: user_id, in: path, required: true, type: string}
+    get:
+      responses:
+        '200': {description: one, schema: {$ref: '#/definitions/Member'}}
+    delete:
+      responses:
+        '204': {description: gone}
+definitions:
+  Member:
+    type: object
+    properties:
+      user_id: {type: string}
+      access_level: {type: integer}
+)");
+  for (int load = 0; load < 5; ++load) {
+    auto logic = dir.load();
+    REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+    REQUIRE(logic->schema().resources.contains("test_member"));
+    const auto& block = logic->schema().resources.at("test_member").block;
+    REQUIRE(block.find_attribute("group_id") != nullptr);
+    CHECK(block.find_attribute("group_id")->required);
+    REQUIRE(logic->schema().resources.at("test_member").identity.has_value());
+    CHECK(logic->schema().list_resources.empty());  // no GET of the collection
+  }
+}
