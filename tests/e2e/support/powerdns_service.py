@@ -10,7 +10,6 @@ time a server is needed and `pdns_server` is missing; the install starts no syst
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import secrets
 import shutil
@@ -18,14 +17,13 @@ import socket
 import sqlite3
 import subprocess
 import tempfile
-import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from support import shared_servers
+from support.json_http import json_request
 from support.loopback import LoopbackServer, free_port
 
 PACKAGES = ("pdns-server", "pdns-backend-sqlite3")
@@ -138,29 +136,8 @@ class PowerDnsApi:
         """(status, the decoded JSON body or None) for `method` on url + path ("/servers/...");
         errors are answers too (404, 422 with {"error": ...}). A 500 is tried again a few
         times (LOCKED_RETRIES)."""
-        for attempt in range(LOCKED_RETRIES):
-            status, answer = self.request_once(method, path, body, timeout)
-            if status != 500:
-                break
-            time.sleep(0.02 * (attempt + 1))
-        return status, answer
-
-    def request_once(self, method: str, path: str, body: object = None,
-                     timeout: float = 10) -> tuple[int, object]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"X-API-Key": self.api_key,
-                                                  "Content-Type": "application/json",
-                                                  "Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                status, text = response.status, response.read().decode()
-        except urllib.error.HTTPError as e:
-            status, text = e.code, e.read().decode(errors="replace")
-        try:
-            return status, json.loads(text) if text else None
-        except ValueError:
-            return status, text
+        return json_request(self.url + path, method, body, headers={"X-API-Key": self.api_key},
+                            timeout=timeout, busy=500, attempts=LOCKED_RETRIES)
 
     def unique_zone(self, label: str = "zone") -> str:
         """A zone name no other scenario of the run uses, spelt as the API gives it back (lower

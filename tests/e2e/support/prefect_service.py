@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import fcntl
-import json
 import os
 import secrets
 import shutil
@@ -23,7 +22,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -33,6 +31,7 @@ if __package__ in (None, ""):  # run as a script: `support` is the directory abo
 import pytest  # noqa: E402
 
 from support import shared_servers  # noqa: E402
+from support.json_http import json_request  # noqa: E402
 from support.loopback import LoopbackServer, free_port  # noqa: E402
 
 VERSION = "3.9.1"  # the newest 3.9 release
@@ -197,28 +196,8 @@ class PrefectApi:
         {"exception_message", "exception_detail": [...], "request_body"}. A 204 has None.
         A 503 (SQLite busy while other scenarios write: Prefect answers "Service Unavailable")
         is tried again a few times, as the provider's HTTP client does."""
-        for attempt in range(BUSY_RETRIES):
-            status, answer = self.request_once(method, path, body, timeout)
-            if status != 503:
-                break
-            time.sleep(0.2 * (attempt + 1))
-        return status, answer
-
-    def request_once(self, method: str, path: str, body: object = None,
-                     timeout: float = 30) -> tuple[int, object]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json",
-                                                  "Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                status, text = response.status, response.read().decode()
-        except urllib.error.HTTPError as e:
-            status, text = e.code, e.read().decode(errors="replace")
-        try:
-            return status, json.loads(text) if text else None
-        except ValueError:
-            return status, text
+        return json_request(self.url + path, method, body, timeout=timeout, busy=503,
+                            attempts=BUSY_RETRIES, wait=0.2)
 
     def unique(self, label: str = "item") -> str:
         """A name no other scenario of the run uses: "label-7". Lower case letters, digits and
