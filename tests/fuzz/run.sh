@@ -15,7 +15,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 build="${LUAFORM_FUZZ_BUILD:-$repo/build-fuzz}"
 seconds="${LUAFORM_FUZZ_SECONDS:-30}"
-targets=(fuzz_msgpack fuzz_json fuzz_schema fuzz_value_lua fuzz_json_helpers fuzz_patterns fuzz_encoding)
+targets=(fuzz_msgpack fuzz_json fuzz_schema fuzz_value_lua fuzz_json_helpers fuzz_patterns fuzz_encoding
+  fuzz_yaml)
 
 # Compilations go through ccache when it is there (see tests/run.sh).
 launcher=()
