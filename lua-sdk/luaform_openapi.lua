@@ -85,13 +85,9 @@ local function provider_schema(tf, doc, env)
     insecure = tf.bool { optional = true, description = "Skip verifying the TLS certificate" },
   }
   local apply = {}
-  local names = {}
-  for name in pairs(doc:security_schemes()) do
-    names[#names + 1] = name
-  end
-  table.sort(names)
-  for _, name in ipairs(names) do
-    local arguments, carry = credential(name, doc:security_schemes()[name], env)
+  local schemes = doc:security_schemes()
+  for _, name in ipairs(check.sorted_keys(schemes)) do
+    local arguments, carry = credential(name, schemes[name], env)
     for _, argument in ipairs(arguments) do
       local attribute, variable, plain = argument[1], argument[2], argument[3]
       declared[attribute] = tf.string {

@@ -4,6 +4,7 @@
 -- Internal to the SDK: scripts use tf.openapi; this module's names may change without notice.
 
 local documents = require("luaform_documents")
+local sorted_keys = require("luaform_check").sorted_keys
 local null = require("luaform_json").null
 
 local M = {}
@@ -237,12 +238,7 @@ function Document:operations()
     self.listed = listed
     return listed
   end
-  local names = {}
-  for path in pairs(paths) do
-    names[#names + 1] = path
-  end
-  table.sort(names)
-  for _, path in ipairs(names) do
+  for _, path in ipairs(sorted_keys(paths)) do
     local path_item, file = self:resolve(paths[path])
     if type(path_item) == "table" then
       for _, method in ipairs(METHODS) do

@@ -10,6 +10,7 @@
 
 local json = require("luaform_json")
 local paths = require("luaform_paths")
+local sorted_keys = require("luaform_check").sorted_keys
 local schema = require("luaform_openapi_schema")
 
 local null = json.null
@@ -137,12 +138,7 @@ function M.plan(doc)
   for bare, ops in pairs(bare_paths) do
     by_path[bare] = ops
   end
-  local item_paths = {}
-  for path in pairs(by_path) do
-    item_paths[#item_paths + 1] = path
-  end
-  table.sort(item_paths)
-  for _, path in ipairs(item_paths) do
+  for _, path in ipairs(sorted_keys(by_path)) do
     local item = by_path[path]
     local collection, parameter = collection_of(path)
     local create = collection and by_path[collection] and by_path[collection].post
