@@ -1,7 +1,6 @@
 #include "host/engine/value/number.h"
 
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -157,34 +156,22 @@ std::optional<int64_t> Number::to_int64() const {
   return v;
 }
 
-namespace {
-
-// The nearest double to a decimal number, and whether it was out of range.
-std::pair<double, bool> parse_double(const std::string& text) {
+double nearest_double(std::string_view text) {
 #if defined(__cpp_lib_to_chars)
   double v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  return {v, ec == std::errc::result_out_of_range};
-#else
-  // LLVM's libc++ (the release builds) has no floating-point from_chars before LLVM 20.
-  // strtod rounds as correctly; it reads the locale's decimal point, and the host never
-  // leaves the "C" locale (the sandbox has no os.setlocale).
-  errno = 0;
-  const double v = std::strtod(text.c_str(), nullptr);
-  return {v, errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL || v == 0.0)};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc::result_out_of_range) return v;
 #endif
+  // LLVM's libc++ (the release builds) has no floating-point from_chars before LLVM 20, and
+  // from_chars leaves the value alone when it is out of range. strtod rounds as correctly and
+  // gives infinity or zero there; it reads the locale's decimal point, and the host never leaves
+  // the "C" locale (the sandbox has no os.setlocale).
+  const std::string copy(text);
+  return std::strtod(copy.c_str(), nullptr);
 }
 
-}  // namespace
-
 double Number::to_double() const {
-  const auto [v, out_of_range] = parse_double(text_);
-  if (out_of_range) {
-    Parts p = split(text_);
-    double magnitude = p.integer == "0" ? 0.0 : HUGE_VAL;
-    return p.negative ? -magnitude : magnitude;
-  }
-  return v;
+  return nearest_double(text_);
 }
 
 bool Number::exact_in_double() const {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace luaform::engine {
 
@@ -40,5 +41,11 @@ class Number {
   explicit Number(std::string canonical) : text_(std::move(canonical)) {}
   std::string text_;
 };
+
+// The double nearest to decimal text ("-1.5", ".5", "1e3", in a syntax the caller has checked;
+// a leading '-' but no '+'):
+// infinity when too large and zero when too small, with the text's sign, as strtod gives, with
+// every standard library the builds use.
+double nearest_double(std::string_view text);
 
 }  // namespace luaform::engine

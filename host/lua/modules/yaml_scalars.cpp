@@ -1,5 +1,7 @@
 #include "host/lua/modules/yaml_scalars.h"
 
+#include "host/engine/value/number.h"
+
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -36,8 +38,7 @@ std::optional<bool> as_bool(std::string_view text) {
 double digits_as_double(std::string_view digits, int base) {
   double value = 0;
   if (base == 10) {
-    std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    return value;
+    return engine::nearest_double(digits);
   }
   for (char c : digits) {
     const int digit = is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10;
@@ -82,7 +83,7 @@ std::optional<nlohmann::json> as_integer(std::string_view text) {
   return nlohmann::json(static_cast<std::int64_t>(0 - magnitude));
 }
 
-// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?, checked by hand before from_chars,
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?, checked by hand before nearest_double,
 // which would accept more ("inf", hex floats).
 bool is_decimal_float(std::string_view text) {
   size_t i = 0;
@@ -119,19 +120,8 @@ std::optional<double> as_float(std::string_view text) {
     return std::numeric_limits<double>::quiet_NaN();
   }
   if (!is_decimal_float(text)) return std::nullopt;
-  // from_chars takes a leading '-' but not a '+'.
-  const std::string_view number = text[0] == '+' ? unsigned_text : text;
-  double value = 0;
-  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (error == std::errc::result_out_of_range) {
-    // Too large becomes infinity, too small zero, as strtod would give.
-    const size_t exponent = number.find_first_of("eE");
-    const bool tiny = exponent != std::string_view::npos && number[exponent + 1] == '-';
-    const double magnitude = tiny ? 0.0 : std::numeric_limits<double>::infinity();
-    return negative ? -magnitude : magnitude;
-  }
-  if (error != std::errc() || end != number.data() + number.size()) return std::nullopt;
-  return value;
+  // nearest_double, like from_chars, takes a leading '-' but not a '+'.
+  return engine::nearest_double(text[0] == '+' ? unsigned_text : text);
 }
 
 // The core schema, on plain scalars. Most text is neither null, a boolean nor a number: its

@@ -112,6 +112,17 @@ TEST_CASE("to_double saturates outside the double range") {
   CHECK(Number::parse("2.5")->to_double() == 2.5);
 }
 
+TEST_CASE("nearest_double reads decimal text and saturates like strtod") {
+  CHECK(nearest_double("-1.5") == -1.5);
+  CHECK(nearest_double(".5") == 0.5);
+  CHECK(nearest_double("2.") == 2.0);
+  CHECK(nearest_double("1.25E-2") == 0.0125);
+  CHECK(nearest_double("0.1") == 0.1);
+  CHECK(nearest_double("1e400") == std::numeric_limits<double>::infinity());
+  CHECK(nearest_double("-1e400") == -std::numeric_limits<double>::infinity());
+  CHECK(nearest_double("1e-400") == 0.0);
+}
+
 TEST_CASE("comparison is numeric, not textual") {
   auto n = [](const char* s) { return *Number::parse(s); };
   CHECK(n("2") < n("10"));

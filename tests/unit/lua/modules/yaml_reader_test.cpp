@@ -384,6 +384,14 @@ TEST_CASE("YAML scalars are resolved by the core schema; quoted ones stay string
   CHECK(special[2].get<double>() == std::numeric_limits<double>::infinity());
   CHECK(std::isnan(special[3].get<double>()));
   CHECK(std::isnan(special[4].get<double>()));
+  // Signed and out-of-range floats, which the release builds' standard library reads its own way.
+  const json edges = read_yaml("[+1.5, +.5e1, 1e400, -1e400, 1e-400, -2.5e-3]");
+  CHECK(edges[0] == 1.5);
+  CHECK(edges[1] == 5.0);
+  CHECK(edges[2].get<double>() == std::numeric_limits<double>::infinity());
+  CHECK(edges[3].get<double>() == -std::numeric_limits<double>::infinity());
+  CHECK(edges[4].get<double>() == 0.0);
+  CHECK(edges[5] == -0.0025);
   CHECK(read_yaml("a:\nb: ''\n") == json::parse(R"({"a": null, "b": ""})"));
 }
 
