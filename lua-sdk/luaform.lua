@@ -96,7 +96,13 @@ local wait = require("luaform_wait")
 M.wait_for = wait.wait_for
 M.retry = wait.retry
 M.retryable = wait.retryable
--- A provider served from an OpenAPI description: tf.openapi.provider { document = ... }.
-M.openapi = { provider = require("luaform_openapi").provider }
+-- A provider served from an OpenAPI description: tf.openapi.provider { document = ... }. The
+-- mapping is a third of the SDK's text: required on first use, so that every other provider's
+-- states do not compile it.
+M.openapi = {
+  provider = function(options)
+    return require("luaform_openapi").provider(options)
+  end,
+}
 
 return M

@@ -160,6 +160,13 @@ struct PetStore {
 
 }  // namespace
 
+TEST_CASE("the mapping is compiled only by providers that use it") {
+  // A third of the SDK's text: every state of every other provider would parse it for nothing.
+  CHECK(evaluate("tostring(require('luaform').openapi and package.loaded.luaform_openapi)") ==
+        "nil");
+  CHECK(evaluate("type(require('luaform').openapi.provider)") == "function");
+}
+
 TEST_CASE("a collection POST with an item GET is a resource named after its schema") {
   PetStore store;
   const auto& schema = store.logic->schema();
