@@ -314,10 +314,15 @@ def provider_processes(name: str) -> dict[int, int]:
         if not entry.name.isdigit():
             continue
         try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+            args = (entry / "cmdline").read_bytes().split(b"\0")
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
+        # A host for another machine (arm64, run by qemu-user through binfmt_misc, as
+        # tests/release does) has the emulator's path first, then its own.
+        if b"qemu" in args[0] and len(args) > 1:
+            args = args[1:]
+        command = args[0].decode(errors="replace")
         if command.endswith(f"terraform-provider-{name}") and fields[0] != "Z":
             found[int(entry.name)] = int(fields[1])
     return found
