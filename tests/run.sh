@@ -19,7 +19,7 @@
 #   LUAFORM_CACHE=DIR       where the CLIs and clang-tidy results are cached (~/.cache/luaform)
 #   LUAFORM_FUZZ_SECONDS=N  how long each fuzz target runs (default 30)
 #   LUAFORM_TEST_BUDGET_SECONDS=N  the run time over which the summary warns (default 1200)
-#   LUAFORM_E2E_WORKERS=N   scenarios run at once (default 4: the CLIs mostly wait)
+#   LUAFORM_E2E_WORKERS=N   scenarios run at once (default 6: many wait on servers and timeouts)
 #   PYTEST_ARGS="..."       extra arguments for pytest (e.g. -k drift)
 set -uo pipefail
 
@@ -131,7 +131,8 @@ pytest_suite() {
   echo "pytest tests/e2e with LUAFORM_HOST=$host ${LUAFORM_E2E_PAIRS:+(pairs $LUAFORM_E2E_PAIRS)}"
   # shellcheck disable=SC2086
   LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest tests/e2e -v -rfE \
-    -p no:cacheprovider -n "${LUAFORM_E2E_WORKERS:-4}" --junitxml="$xml" ${PYTEST_ARGS:-}
+    -p no:cacheprovider -n "${LUAFORM_E2E_WORKERS:-6}" --dist loadgroup --junitxml="$xml" \
+    ${PYTEST_ARGS:-}
   count_pytest "e2e ($name)" "$xml" $?
 }
 

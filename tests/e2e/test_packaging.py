@@ -14,6 +14,10 @@ import pytest
 
 from support.harness import REPO, Tofu, os_arch, required_providers, resources, write_mirror_config
 
+# One worker runs this module (tests/run.sh passes --dist loadgroup), so each zip below is packed
+# once per run rather than once per worker.
+pytestmark = pytest.mark.xdist_group("packaging")
+
 PACKAGER = REPO / "host/packaging/package_provider.cmake"
 VERSION = "0.3.0"
 
@@ -45,6 +49,22 @@ def release(tmp_path_factory, host_binary) -> Path:
     out = tmp_path_factory.mktemp("dist")
     package(host_binary, REPO / "providers/localfs", out)
     return out
+
+
+# Packing copies and digests the host (86 MB in Debug, twice that with ASan): each provider is
+# packed once for the module, and each CLI and protocol installs that same zip.
+@pytest.fixture(scope="module")
+def vendored_zip(tmp_path_factory, host_binary) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    package(host_binary, REPO / "tests/e2e/providers/vendored", out)
+    return out / f"terraform-provider-vendored_{VERSION}_{os_arch()}.zip"
+
+
+@pytest.fixture(scope="module")
+def powerdns_zip(tmp_path_factory, host_binary) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    package(host_binary, REPO / "tests/e2e/providers/powerdns", out)
+    return out / f"terraform-provider-powerdns_{VERSION}_{os_arch()}.zip"
 
 
 def test_the_release_holds_the_renamed_host_and_the_scripts_with_their_digest(release):
@@ -192,13 +212,11 @@ def test_a_scaffolded_provider_is_packaged_with_its_copy_of_the_host(tmp_path, h
     assert not any(n.startswith(("try/", ".luaform/")) for n in names), names
 
 
-def test_a_vendored_pure_lua_library_travels_in_the_release_and_loads(tmp_path, host_binary,
+def test_a_vendored_pure_lua_library_travels_in_the_release_and_loads(tmp_path, vendored_zip,
                                                                        tofu_binary, protocol):
     # tests/e2e/providers/vendored holds semverlite/ as a rock lays its modules out; the zip must
     # carry them, and the installed provider must find them with require.
-    out = tmp_path / "dist"
-    package(host_binary, REPO / "tests/e2e/providers/vendored", out)
-    zip_path = out / f"terraform-provider-vendored_{VERSION}_{os_arch()}.zip"
+    zip_path = vendored_zip
     with zipfile.ZipFile(zip_path) as archive:
         names = set(archive.namelist())
     assert {"semverlite/init.lua", "semverlite/compare.lua", "resource_pin.lua"} <= names, names
@@ -216,14 +234,12 @@ resource "vendored_pin" "it" {
 
 
 def test_an_openapi_description_travels_in_the_release_and_serves_its_types(tmp_path,
-                                                                            host_binary,
+                                                                            powerdns_zip,
                                                                             tofu_binary,
                                                                             protocol):
     # tests/e2e/providers/powerdns is a description and a provider.lua that maps it: without
     # the description in the zip, the installed provider has no types at all.
-    out = tmp_path / "dist"
-    package(host_binary, REPO / "tests/e2e/providers/powerdns", out)
-    zip_path = out / f"terraform-provider-powerdns_{VERSION}_{os_arch()}.zip"
+    zip_path = powerdns_zip
     with zipfile.ZipFile(zip_path) as archive:
         names = set(archive.namelist())
     assert {"provider.lua", "powerdns-api.yaml"} <= names and "README.md" not in names, names

@@ -1,6 +1,7 @@
-"""`luaform --scaffold NAME [DIR]`: a new provider that passes --check and luacheck, applies
-through the real CLI with an empty plan afterwards, documents itself with --docs, and still
-works moved elsewhere or committed and cloned."""
+"""`luaform --scaffold NAME [DIR]`: a new provider that passes --check and luacheck, passes its
+own tests and applies through the real CLI with an empty plan afterwards, documents itself with
+--docs, packs itself with its README's command, and still works moved elsewhere or committed and
+cloned."""
 import json
 import os
 import re
@@ -21,11 +22,17 @@ def run_host(host, *args, cwd=None, env=None):
                           timeout=60, check=False)
 
 
-def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, tofu_binary,
-                                                                   protocol, tmp_path):
-    target = tmp_path / "acme"
+def scaffold(host_binary, target):
     result = run_host(host_binary, "--scaffold", "acme", str(target))
     assert result.returncode == 0, result.stderr
+    return result
+
+
+# What needs no CLI (--check, luacheck, editor support, --docs, the README's release command)
+# runs once; what the CLI drives (--test's acceptance test, try/) runs with each CLI and protocol.
+def test_a_scaffolded_provider_checks_lints_documents_and_packs_itself(host_binary, tmp_path):
+    target = tmp_path / "acme"
+    result = scaffold(host_binary, target)
     for script in ("provider.lua", "resource_item.lua", "data_source_info.lua",
                    "function_greet.lua"):
         assert (target / script).is_file(), result.stdout
@@ -64,21 +71,6 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
     assert "field 'execute' of global 'os'" in lint.stdout, lint.stdout
     assert "global variable 'answer'" in lint.stdout, lint.stdout
 
-    # Its tests pass: the unit test through the engine, the acceptance test with this CLI.
-    tests = run_host(target / "terraform-provider-acme", "--test", cwd=target,
-                     env={"TF_ACC": "1", "TF_ACC_TERRAFORM_PATH": str(tofu_binary),
-                          "LUAFORM_PROTOCOL": str(protocol)})
-    assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "2 passed, 0 failed, 0 skipped" in tests.stdout, tests.stdout
-
-    # try/ holds a configuration and a CLI config pointing at the new directory.
-    tofu = Tofu(tofu_binary, target / "try", target / "try" / "dev.tfrc", protocol)
-    tofu.apply()
-    assert tofu.outputs() == {"size": 5, "endpoint": "http://127.0.0.1:8080",
-                              "greeting": "Hello, world!"}
-    assert tofu.plan_exit_code() == 0
-    tofu.destroy()
-
     docs = run_host(target / "terraform-provider-acme", "--docs", str(target / "docs"))
     assert docs.returncode == 0, docs.stderr
     page = (target / "docs" / "resources" / "item.md").read_text()
@@ -96,6 +88,27 @@ def test_a_scaffolded_provider_checks_applies_and_documents_itself(host_binary, 
     assert sorted(p.name for p in (target / "dist").iterdir() if p.suffix != ".json") == [
         "terraform-provider-acme_0.1.0_SHA256SUMS",
         f"terraform-provider-acme_0.1.0_{os_arch()}.zip"]
+
+
+def test_a_scaffolded_provider_tests_and_applies_with_the_cli(host_binary, tofu_binary,
+                                                             protocol, tmp_path):
+    target = tmp_path / "acme"
+    scaffold(host_binary, target)
+
+    # Its tests pass: the unit test through the engine, the acceptance test with this CLI.
+    tests = run_host(target / "terraform-provider-acme", "--test", cwd=target,
+                     env={"TF_ACC": "1", "TF_ACC_TERRAFORM_PATH": str(tofu_binary),
+                          "LUAFORM_PROTOCOL": str(protocol)})
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "2 passed, 0 failed, 0 skipped" in tests.stdout, tests.stdout
+
+    # try/ holds a configuration and a CLI config pointing at the new directory.
+    tofu = Tofu(tofu_binary, target / "try", target / "try" / "dev.tfrc", protocol)
+    tofu.apply()
+    assert tofu.outputs() == {"size": 5, "endpoint": "http://127.0.0.1:8080",
+                              "greeting": "Hello, world!"}
+    assert tofu.plan_exit_code() == 0
+    tofu.destroy()
 
 
 def test_scaffold_refuses_a_bad_name_and_a_directory_in_use(host_binary, tmp_path):
