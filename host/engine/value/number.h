@@ -42,10 +42,9 @@ class Number {
   std::string text_;
 };
 
-// The double nearest to decimal text ("-1.5", ".5", "1e3", in a syntax the caller has checked;
-// a leading '-' but no '+'):
-// infinity when too large and zero when too small, with the text's sign, as strtod gives, with
-// every standard library the builds use.
+// The double nearest to decimal text ("-1.5", ".5", "1e3": a syntax the caller has checked, with
+// a leading '-' but no '+'); infinity when too large and zero when too small, with the text's
+// sign, as strtod gives, with every standard library the builds use.
 double nearest_double(std::string_view text);
 
 }  // namespace luaform::engine

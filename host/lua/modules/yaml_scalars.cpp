@@ -1,12 +1,12 @@
 #include "host/lua/modules/yaml_scalars.h"
 
-#include "host/engine/value/number.h"
-
 #include <charconv>
 #include <cstdint>
 #include <limits>
 #include <system_error>
 #include <utility>
+
+#include "host/engine/value/number.h"
 
 namespace luaform::lua::yaml {
 namespace {
