@@ -172,8 +172,7 @@ def assert_nothing_points_back(provider: Path, *places: Path) -> None:
 
 def test_a_scaffolded_provider_works_moved_and_cloned(host_binary, tofu_binary, tmp_path):
     original = tmp_path / "first" / "acme"
-    result = run_host(host_binary, "--scaffold", "acme", str(original))
-    assert result.returncode == 0, result.stderr
+    scaffold(host_binary, original)
     # Moved: the try/ configuration applies where it now is. The host is a copy, not a link
     # into the build tree; the type definitions and the packaging script travel inside the
     # directory; no file names where it was written or where luaform was built.
