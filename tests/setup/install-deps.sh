@@ -13,7 +13,8 @@ packages=(
   liblua5.4-dev lua5.4 libcurl4-openssl-dev libssl-dev
   nlohmann-json3-dev libmsgpack-cxx-dev doctest-dev
   # fuzzing (tests/fuzz/run.sh): clang with its sanitizer runtimes and libFuzzer
-  clang-14 libclang-rt-14-dev libfuzzer-14-dev
+  # and the AddressSanitizer build (clang too); llvm gives its reports their source lines
+  clang-14 libclang-rt-14-dev libfuzzer-14-dev llvm
   # lint and tests
   clang-format clang-tidy lua-check python3-pytest python3-pytest-xdist python3-venv openssl
   etcd-server

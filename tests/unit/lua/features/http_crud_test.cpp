@@ -131,7 +131,9 @@ TEST_CASE("tf.http.crud's option mistakes are load errors at the line that made 
       {R"({ path = "/x", body = b, record = r, gone = 404 })", "gone must be a list"},
       {R"({ path = "/x", body = b, record = r, paths = 1 })", "unknown option paths"},
   };
-  for (const auto& [options, message] : cases) {
+  for (const auto& entry : cases) {
+    const char* options = entry[0];
+    const char* message = entry[1];
     CAPTURE(options);
     ProviderDir dir;
     dir.write("resource_bad.lua", std::string(R"(local tf = require("luaform")

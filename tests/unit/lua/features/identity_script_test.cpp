@@ -136,7 +136,9 @@ TEST_CASE("identity declarations that cannot work are load errors") {
       {"identity = { mutable = 1, schema = { n = tf.string { required_for_import = true } } },",
        "mutable must be true or false"},
   };
-  for (const auto& [fields, expected] : cases) {
+  for (const auto& entry : cases) {
+    const char* fields = entry[0];
+    const char* expected = entry[1];
     const std::string text = load_errors_with_fields(fields);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, (std::string(fields) + " -> " + text));
   }

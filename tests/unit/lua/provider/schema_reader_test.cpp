@@ -214,7 +214,9 @@ TEST_CASE("mistakes in a block's options are load errors at the line of the bloc
       {"tf.list_block { schema = { x = tf.string } }", "tf.string { optional = true }"},
       {"tf.object { Name = tf.string }", "lowercase letters"},
   };
-  for (const auto& [spec, expected] : cases) {
+  for (const auto& entry : cases) {
+    const char* spec = entry[0];
+    const char* expected = entry[1];
     const std::string text = load_errors_of_line_2(spec);
     CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, text);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
@@ -270,7 +272,9 @@ TEST_CASE("mistakes in a nested attribute's options are load errors at its line"
       {"tf.list_nested { optional = true, schema = { b = tf.list_block { schema = {} } } }",
        "\"b\" is a block; a nested attribute holds attributes only"},
   };
-  for (const auto& [spec, expected] : cases) {
+  for (const auto& entry : cases) {
+    const char* spec = entry[0];
+    const char* expected = entry[1];
     const std::string text = load_errors_of_line_2(spec);
     CHECK_MESSAGE(text.find("resource_x.lua:2:") != std::string::npos, text);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, spec, " -> ", text);
@@ -415,7 +419,9 @@ TEST_CASE("a default function that fails or gives the wrong type is a load error
       {"tf.number { optional = true, default = function() return {} end }",
        "expected number, got table"},
   };
-  for (const auto& [spec, expected] : cases) {
+  for (const auto& entry : cases) {
+    const char* spec = entry[0];
+    const char* expected = entry[1];
     ProviderDir dir;
     dir.write(
         "resource_x.lua",

@@ -367,7 +367,9 @@ TEST_CASE("mistakes in validation options are load errors at the attribute's lin
       {"tf.number { optional = true, validate = tf.v.between(1) }", "expects numbers"},
       {"tf.string { optional = true, validate = tf.v.pattern(\"[\") }", "tf.v.pattern"},
   };
-  for (const auto& [spec, expected] : cases) {
+  for (const auto& entry : cases) {
+    const char* spec = entry[0];
+    const char* expected = entry[1];
     ProviderDir dir;
     dir.write("resource_x.lua", std::string("local tf = require(\"luaform\")\nlocal a = ") + spec +
                                     "\nreturn tf.resource { schema = {}, create = function() end, "
@@ -658,7 +660,9 @@ TEST_CASE("upgrade options that cannot work are load errors") {
       {"schema_version = 3, upgrade = { [0] = function() end, [2] = function() end },",
        "upgrade[1] is missing"},
   };
-  for (const auto& [fields, expected] : cases) {
+  for (const auto& entry : cases) {
+    const char* fields = entry[0];
+    const char* expected = entry[1];
     const std::string text = load_errors_with_fields(fields);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, (std::string(fields) + " -> " + text));
   }
