@@ -98,12 +98,11 @@ TEST_CASE("a deadline that passes after the body failed for its own reason is th
   // the body's own error instead).
   // Not a structured binding: doctest's CHECK_MESSAGE captures `message` in a lambda, which
   // clang 14 (the ASan build's compiler) refuses for a binding.
-  const std::string message = run_with_deadline(
-                                  "local big = ('x'):rep(4e8)\n"
-                                  "local ok, err = pcall(function() big:find('y', 1, true) "
-                                  "error('its own reason') end)\n",
-                                  50)
-                                  .first;
+  const auto result = run_with_deadline(
+      "local big = ('x'):rep(4e8)\n"
+      "local ok, err = pcall(function() big:find('y', 1, true) error('its own reason') end)\n",
+      50);
+  const std::string& message = result.first;
   CHECK_MESSAGE(message.find("spin.lua:2: create did not finish within its timeout") == 0, message);
   CHECK(message.find("its own reason") == std::string::npos);
 }
