@@ -116,11 +116,17 @@ def test_each_type_settles_updates_drifts_and_is_imported(make_tofu, test_provid
 
 def test_variables_are_listed_over_pages_of_the_filter(make_tofu, test_provider, prefect):
     """The list resource reads POST /variables/filter page by page (offset and limit in the
-    body): 230 variables take three pages of 100."""
+    body): 230 variables take three pages of 100.
+
+    The server is the run's, shared, and lists by name (NAME_ASC) with an offset, so a variable
+    deleted while this listing pages, if its name sorts before ours, shifts ours a place and one
+    is missed: the server's answer, not the provider's. So the names start with "0" (before the
+    letters every other scenario's names start with) and are left on the server: the other
+    CLI's run of this scenario pages through the same list at the same time."""
     tofu = make_tofu({"prefect": test_provider("prefect")})
     if "terraform" not in tofu.binary.name:
         return  # OpenTofu has no `query`
-    prefix = prefect.unique("paged")
+    prefix = prefect.unique("0-paged")
     made = []
     for i in range(230):
         status, variable = prefect.request("POST", "/variables/",
@@ -139,8 +145,6 @@ list "prefect_variable" "all" {
              if line.startswith("{") and '"list_resource_found"' in line]
     listed = {f["identity"]["id"] for f in found}
     assert set(made) <= listed, f"{len(set(made) - listed)} of 230 not listed"
-    for variable_id in made:
-        assert prefect.request("DELETE", f"/variables/{variable_id}")[0] == 204
 
 
 def test_a_refused_create_names_the_operation_and_the_server_s_reason(make_tofu, test_provider,
