@@ -15,12 +15,12 @@
 --
 -- See "From an OpenAPI description" in the authoring guide for the conventions and options.
 
-local json = require("luaform_json")
 local check = require("luaform_check")
 local document = require("luaform_openapi_document")
 local schema = require("luaform_openapi_schema")
 local types = require("luaform_openapi_types")
 local lists = require("luaform_openapi_lists")
+local api = require("luaform_openapi_api")
 
 local CALLER = check.CALLER
 
@@ -102,8 +102,8 @@ local function provider_schema(tf, doc, env)
   return declared, apply
 end
 
--- The client every hook gets, and how a call of an operation is made with it.
-local function make_client(tf, config, carriers)
+-- The client every hook gets (luaform_openapi_api), with the credentials each request carries.
+local function make_client(tf, doc, config, carriers)
   local request = { headers = {}, query = {} }
   for _, carry in ipairs(carriers) do
     carry(config, request)
@@ -119,44 +119,7 @@ local function make_client(tf, config, carriers)
     bearer_token = request.bearer_token,
     insecure = config.insecure,
   }
-  return { http = client, query = request.query }
-end
-
--- Calls `op` with path `values` and `body`; returns the decoded answer and the response. A
--- status in `allow` returns like a success. `extra` may give more of the query, or a whole
--- URL (a page's next link) in place of the operation's path.
-local function call(client, op, values, body, allow, extra)
-  extra = extra or {}
-  local query = {}
-  for _, given in ipairs({ extra.query or false, client.query }) do
-    for k, v in pairs(given or {}) do
-      query[k] = v
-    end
-  end
-  local response = client.http:request {
-    method = op.method:upper(),
-    path = not extra.url and types.filled(op.path, values) or nil,
-    url = extra.url,
-    query = not extra.url and query or nil,
-    json = body,
-  }
-  local ok = response.status >= 200 and response.status < 300
-  for _, status in ipairs(allow or {}) do
-    ok = ok or response.status == status
-  end
-  if not ok then
-    local text = response.body or ""
-    if #text > 512 then
-      text = text:sub(1, 512) .. "..."
-    end
-    error(string.format("%s %s (%s) answered %d: %s", op.method:upper(), op.path,
-      op.id or op.where, response.status, text), 0)
-  end
-  local object = response.json
-  if object == json.null then
-    object = nil
-  end
-  return object, response
+  return api.new(doc, client, request.query)
 end
 
 -- Why no type claims `op`, in the words of the conventions (luaform_openapi_types).
@@ -259,7 +222,7 @@ function M.provider(options)
         -- A type the mapping cannot make is left out, saying where and why (--check lists
         -- it); the others serve.
         local made, definition = pcall(make, tf, doc, plan,
-          type_options or { depth = options.depth }, call)
+          type_options or { depth = options.depth }, api.call)
         if made then
           served[kind][name] = definition
         else
@@ -269,9 +232,10 @@ function M.provider(options)
         end
         if made and kind == "resources" and plan.operations.list then
           local id_field = type(type_options) == "table" and type_options.id or nil
-          served.list_resources[name] = lists.list_resource(tf, doc, plan, call, function(item)
-            return types.id_in(item, plan, id_field)
-          end)
+          served.list_resources[name] = lists.list_resource(tf, doc, plan, api.call,
+            function(item)
+              return types.id_in(item, plan, id_field)
+            end)
         end
       end
     end
@@ -286,7 +250,7 @@ function M.provider(options)
       if next(unknown) then
         return nil
       end
-      return make_client(tf, config, carriers)
+      return make_client(tf, doc, config, carriers)
     end,
     types = served,
   }

@@ -12,6 +12,7 @@ local json = require("luaform_json")
 local paths = require("luaform_paths")
 local sorted_keys = require("luaform_check").sorted_keys
 local schema = require("luaform_openapi_schema")
+local api = require("luaform_openapi_api")
 
 local null = json.null
 
@@ -84,17 +85,6 @@ local function type_name(collection, read)
   end
   local last = collection:match("([^/{}]+)/*$") or "object"
   return schema.attribute_name(M.singular(last))
-end
-
--- The path `template` filled from `values` (each segment escaped).
-local function filled(template, values)
-  return (template:gsub("{([^}]+)}", function(name)
-    local value = values[name]
-    if value == nil then
-      error("no value for the path parameter " .. name .. " of " .. template, 0)
-    end
-    return paths.escape(tostring(value))
-  end))
 end
 
 -- The operations of a description grouped as types: { resources = { name = plan },
@@ -488,12 +478,10 @@ function M.data_source(tf, doc, plan, options, call)
         values[parameter] = d:get(argument_names[parameter])
       end
       local object = call(client, read, values)
-      d:set_id(filled(plan.item, values))
+      d:set_id(api.filled(plan.item, values))
       record(d, fields, object)
     end,
   }
 end
-
-M.filled = filled
 
 return M

@@ -577,17 +577,37 @@ tf.http = nil
 ---@class luaform.openapi
 tf.openapi = {}
 
+--- The options of `api:call`.
+---@class (exact) luaform.OpenApiCallOptions : { allow?: any, check?: any, [string]: nil }
+---@field allow? integer[] statuses outside 2xx that return instead of raising
+---@field check? boolean false: send the body without checking it against the description
+
+--- The client every hook of a provider served from a description gets.
+---@class luaform.OpenApi
+---@field http luaform.HttpClient the tf.http client, with the provider's credentials
+local OpenApi = {}
+
+--- Calls the operation `operation_id`, checked against the description first (parameters by
+--- name, body fields and types); returns the decoded answer and the response.
+---@param operation_id string the operationId, such as "patchZone"
+---@param parameters? table<string, string|number|boolean> path, query and header parameters by name
+---@param body? any sent as JSON
+---@param options? luaform.OpenApiCallOptions
+---@return any answer
+---@return luaform.HttpResponse response
+function OpenApi:call(operation_id, parameters, body, options) end
+
 --- Per type, what the description cannot say.
 ---@class (exact) luaform.OpenApiTypeOptions : { attributes?: any, id?: any, gone?: any, depth?: any, create?: any, read?: any, update?: any, delete?: any, import?: any, timeouts?: any, [string]: nil }
 ---@field attributes? table<string, table|false> options merged into each attribute's; false leaves one out
 ---@field id? string the field of the create's answer that holds the id
 ---@field gone? integer[] statuses of a read or delete that mean the object is gone ({ 404 })
 ---@field depth? integer how many $refs deep a property is followed before it is kept as JSON (8)
----@field create? fun(d: luaform.ResourceData, client: table) in place of the mapped create
----@field read? fun(d: luaform.ResourceData, client: table) in place of the mapped read
----@field update? fun(d: luaform.ResourceData, client: table) in place of the mapped update
----@field delete? fun(d: luaform.ResourceData, client: table) in place of the mapped delete
----@field import? fun(d: luaform.ResourceData, client: table)|luaform.Importer in place of the mapped import
+---@field create? fun(d: luaform.ResourceData, api: luaform.OpenApi) in place of the mapped create
+---@field read? fun(d: luaform.ResourceData, api: luaform.OpenApi) in place of the mapped read
+---@field update? fun(d: luaform.ResourceData, api: luaform.OpenApi) in place of the mapped update
+---@field delete? fun(d: luaform.ResourceData, api: luaform.OpenApi) in place of the mapped delete
+---@field import? fun(d: luaform.ResourceData, api: luaform.OpenApi)|luaform.Importer in place of the mapped import
 ---@field timeouts? table<string, luaform.Duration>
 
 --- The options of `tf.openapi.provider`.

@@ -1,5 +1,6 @@
 """A provider served from an OpenAPI description: tests/e2e/providers/powerdns is PowerDNS's own
-Swagger 2.0 description (YAML with anchors and merge keys) and eleven lines of provider.lua,
+Swagger 2.0 description (YAML with anchors and merge keys), eleven lines of provider.lua and a
+hand-written records type (resource_record.lua) that calls its operations by operationId,
 applied against Debian's PowerDNS Authoritative on loopback (support/powerdns_service.py). Each
 mapped type lives through create, an empty plan, an in-place update, a replacement, drift made
 through the API, deletion outside, import and destroy, on both CLIs and both protocols."""
@@ -222,3 +223,97 @@ list "powerdns_zone" "all" {
     changes = [rc for rc in plan["resource_changes"] if rc["change"].get("importing")]
     assert len(changes) == 1 and changes[0]["change"]["actions"] == ["no-op"], generated
     assert powerdns.request("DELETE", f"{zones}/{zone}")[0] == 204
+
+
+def record_config(zone: str, ttl: int, addresses: list[str]) -> str:
+    listed = ", ".join(f'"{a}"' for a in addresses)
+    return f"""
+resource "powerdns_zone" "z" {{
+  server_id   = "localhost"
+  name        = "{zone}"
+  kind        = "Native"
+  nameservers = ["ns1.{zone}"]
+}}
+
+resource "powerdns_record" "www" {{
+  server_id = "localhost"
+  zone      = powerdns_zone.z.id
+  name      = "www.{zone}"
+  type      = "A"
+  ttl       = {ttl}
+  records   = [{listed}]
+}}
+"""
+
+
+def test_records_written_by_hand_call_the_description_s_operations(make_tofu, test_provider,
+                                                                    powerdns):
+    """powerdns_record is a script of its own (resource_record.lua) beside the mapped types: it
+    changes RRsets through the zone's PATCH (changetype REPLACE or DELETE) and reads them from
+    the zone's GET, calling both by operationId. It lives through create, an empty plan, an
+    update in place, drift and deletion made through the API, import and destroy."""
+    provider = test_provider("powerdns")
+    tofu = make_tofu({"powerdns": provider})
+    zone = powerdns.unique_zone("records")
+    path = f"/servers/{powerdns.server_id}/zones/{zone}"
+
+    def served() -> dict:
+        status, found = powerdns.request("GET", path)
+        assert status == 200, found
+        return {(r["name"], r["type"]): (r["ttl"], sorted(x["content"] for x in r["records"]))
+                for r in found["rrsets"]}
+
+    def patch(rrset: dict) -> None:
+        status, answer = powerdns.request("PATCH", path, {"rrsets": [rrset]})
+        assert status == 204, answer
+
+    www = (f"www.{zone}", "A")
+    tofu.write(config(powerdns, record_config(zone, 300, ["192.0.2.1", "192.0.2.2"])))
+    tofu.apply()
+    assert served()[www] == (300, ["192.0.2.1", "192.0.2.2"])
+    assert values(tofu, "powerdns_record.www")["id"] == f"localhost/{zone}/www.{zone}/A"
+    assert tofu.plan_exit_code() == 0
+
+    # In place: a new TTL and one address changed, sent as one REPLACE.
+    tofu.write(config(powerdns, record_config(zone, 600, ["192.0.2.1", "192.0.2.3"])))
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"powerdns_record.www": ["update"]}
+    tofu.apply()
+    assert served()[www] == (600, ["192.0.2.1", "192.0.2.3"])
+    assert tofu.plan_exit_code() == 0
+
+    # Drift made through the API is put back.
+    patch({"name": www[0], "type": "A", "ttl": 60, "changetype": "REPLACE",
+           "records": [{"content": "192.0.2.9", "disabled": False}]})
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"powerdns_record.www": ["update"]}
+    tofu.apply()
+    assert served()[www] == (600, ["192.0.2.1", "192.0.2.3"])
+
+    # Deleted outside: created again.
+    patch({"name": www[0], "type": "A", "changetype": "DELETE", "records": []})
+    assert www not in served()
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"powerdns_record.www": ["create"]}
+    tofu.apply()
+    assert served()[www] == (600, ["192.0.2.1", "192.0.2.3"])
+
+    # Imported by SERVER/ZONE/NAME/TYPE into a configuration that names the zone by its id.
+    other = make_tofu({"powerdns": provider}, name="imported")
+    other.write(config(powerdns, f"""
+resource "powerdns_record" "www" {{
+  server_id = "localhost"
+  zone      = "{zone}"
+  name      = "www.{zone}"
+  type      = "A"
+  ttl       = 600
+  records   = ["192.0.2.3", "192.0.2.1"]
+}}
+"""))
+    result = other.run("import", "powerdns_record.www", "www", ok=(1,))
+    assert "expected an import id SERVER/ZONE/NAME/TYPE" in squash(result.stderr)
+    other.run("import", "powerdns_record.www", f"localhost/{zone}/www.{zone}/A")
+    assert other.plan_exit_code() == 0
+
+    tofu.destroy()
+    assert powerdns.request("GET", path)[0] == 404

@@ -472,3 +472,93 @@ definitions:
     CHECK(logic->schema().list_resources.empty());  // no GET of the collection
   }
 }
+
+namespace {
+
+// What `call` (a Lua statement using `api`) raises in the create of a hand-written type beside
+// the pet store's mapped ones, as raised ("resource_probe.lua:4: ..."); the provider is
+// configured with a base URL where nothing listens, so a call that passes every check ends in
+// the request's own error, which names the URL it was sent to.
+std::string raised_by(const std::string& call) {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("api.yaml", kSwagger);
+  dir.write("species.yaml", kSpecies);
+  dir.write("resource_probe.lua",
+            "local tf = require(\"luaform\")\nreturn tf.resource {\n"
+            "  schema = {}, create = function(d, api)\n    " +
+                call +
+                "\n  end,\n  read = function() end, delete = function() "
+                "end,\n}\n");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const engine::Type config = logic->schema().provider.block.implied_type();
+  // Port 9 on loopback (discard) has no listener here: the connection is refused at once.
+  const engine::Diagnostics configured = logic->configure(engine::Value::object(
+      config, {{"base_url", engine::Value::string("http://127.0.0.1:9/api")}}));
+  REQUIRE_MESSAGE(!configured.has_errors(), all_text(configured));
+  Instance i(*logic, "test_probe");
+  engine::ResourceData d(i.schema, i.null(), i.null(), i.null());
+  auto diags = logic->open_session()->call(engine::Operation::Create, "test_probe", d);
+  REQUIRE(diags.has_errors());
+  return as_raised(diags.items()[0]);
+}
+
+}  // namespace
+
+TEST_CASE("api:call checks the operation, its parameters and its body before it sends them") {
+  const char* cases[][2] = {
+      {R"(api:call("getPets"))", "resource_probe.lua:4: api.yaml has no operation \"getPets\""},
+      {R"(api:call("getPet", { owner_id = "o" }))",
+       "resource_probe.lua:4: getPet needs its path parameter pet_id"},
+      {R"(api:call("getPet", { owner_id = "o", pet_id = "p", colour = "red" }))",
+       "resource_probe.lua:4: getPet has no parameter \"colour\" (its parameters: owner_id, "
+       "pet_id)"},
+      {R"(api:call("getPet", { owner_id = {}, pet_id = "p" }))",
+       "resource_probe.lua:4: getPet parameter owner_id must be a string, number or boolean, "
+       "not a table"},
+      {R"(api:call("getPet", { owner_id = "o", pet_id = "p" }, { x = 1 }))",
+       "resource_probe.lua:4: getPet takes no body (paths./owners/{owner_id}/pets/{pet_id}.get)"},
+      // A typo in a field's name, named with the schema and the fields it has.
+      {R"(api:call("putPet", { owner_id = "o", pet_id = "p" }, { nick_name = "Rex" }))",
+       "resource_probe.lua:4: putPet: body.nick_name: PetChange states no field \"nick_name\" "
+       "(its fields: nickName, tags)"},
+      {R"(api:call("putPet", { owner_id = "o", pet_id = "p" }, { nickName = 7 }))",
+       "resource_probe.lua:4: putPet: body.nickName is a number; the description states a "
+       "string"},
+      {R"(api:call("putPet", { owner_id = "o", pet_id = "p" }, { tags = { "a", true } }))",
+       "resource_probe.lua:4: putPet: body.tags[2] is a boolean; the description states a "
+       "string"},
+      {R"(api:call("putPet", { owner_id = "o", pet_id = "p" }, { tags = "a" }))",
+       "resource_probe.lua:4: putPet: body.tags is a string; the description states a list"},
+      {R"(api:call("createPet", { owner_id = "o" }, { kind = "cat", owner = { nam = "x" } }))",
+       "resource_probe.lua:4: createPet: body.owner.nam: the object states no field \"nam\" "
+       "(its fields: name)"},
+      {R"(api:call("createPet", { owner_id = "o" }))",
+       "resource_probe.lua:4: createPet needs a body "
+       "(paths./owners/{owner_id}/pets.post)"},
+  };
+  for (const auto& c : cases) {
+    const char* call = c[0];
+    const char* expected = c[1];
+    CAPTURE(call);
+    CHECK(raised_by(call) == expected);
+  }
+}
+
+TEST_CASE("api:call sends what passed its checks to the operation's path, escaped") {
+  // Each ends in the refused connection, at the URL the operation's path makes.
+  std::string text = raised_by(R"(api:call("getPet", { owner_id = "o w", pet_id = 5 }))");
+  CHECK_MESSAGE(text.find("GET http://127.0.0.1:9/api/owners/o%20w/pets/5: ") != std::string::npos,
+                text);
+  // Fields of a map (additionalProperties) and of a merged schema pass; { check = false }
+  // sends a body the description does not describe.
+  text = raised_by(
+      R"(api:call("createPet", { owner_id = "o" }, { kind = "cat", attributes = { any = "x" } }))");
+  CHECK_MESSAGE(text.find("POST http://127.0.0.1:9/api/owners/o/pets: ") != std::string::npos,
+                text);
+  text = raised_by(
+      R"(api:call("putPet", { owner_id = "o", pet_id = "p" }, { extra = 1 }, { check = false }))");
+  CHECK_MESSAGE(text.find("PUT http://127.0.0.1:9/api/owners/o/pets/p: ") != std::string::npos,
+                text);
+}
