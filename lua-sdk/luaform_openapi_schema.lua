@@ -338,6 +338,66 @@ function M.from_api(shape, value)
   return value
 end
 
+-- A secret an API answers with in place of its value ("********", as Prefect does): three or
+-- more asterisks and nothing else.
+local function is_mask(value)
+  return type(value) == "string" and value:match("^%*%*%*+$") ~= nil
+end
+
+local function holds_mask(value, depth)
+  if is_mask(value) then
+    return true
+  end
+  if type(value) == "table" and depth < 64 then
+    for _, v in pairs(value) do
+      if holds_mask(v, depth + 1) then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+-- `value` with each masked secret in it replaced by what `known` holds at the same place.
+local function unmask(value, known, depth)
+  if is_mask(value) then
+    if known ~= nil and known ~= null and type(known) ~= "table" and not is_mask(known) then
+      return known
+    end
+    return value
+  end
+  if type(value) == "table" and type(known) == "table" and depth < 64 then
+    for k, v in pairs(value) do
+      value[k] = unmask(v, known[k], depth + 1)  -- only existing keys: safe while iterating
+    end
+  end
+  return value
+end
+
+-- Whether an answer of the API holds a masked secret (see M.unmasked).
+function M.holds_mask(value)
+  return holds_mask(value, 0)
+end
+
+-- A value as the API answered it (`value`, decoded JSON), with the secrets it masks
+-- ("********") taken from `known`, the attribute's value as the plan or the state has it (JSON
+-- text for a json shape). A read then keeps what the configuration set instead of planning to
+-- send it again on every plan; a change made outside to a masked secret is not seen, as the
+-- API shows it to nobody. `value` is changed in place.
+function M.unmasked(shape, value, known)
+  if known == nil then
+    return value
+  end
+  if shape.kind == "json" then
+    local ok, decoded = pcall(json.decode, known)
+    if not ok then
+      return value
+    end
+    known = decoded
+  end
+  return unmask(value, known, 0)
+end
+
 -- A value of the attribute of `shape` as the API takes it (the inverse of from_api).
 function M.to_api(shape, value)
   if value == nil then

@@ -278,7 +278,8 @@ local function body_of(d, fields, role)
   return body
 end
 
--- Copies what the API answered into d: each field it returned (a write-only one never is).
+-- Copies what the API answered into d: each field it returned (a write-only one never is), a
+-- secret it masks kept as d has it.
 local function record(d, fields, object)
   if type(object) ~= "table" then
     return
@@ -286,6 +287,9 @@ local function record(d, fields, object)
   for name, field in pairs(fields) do
     local value = object[field.wire]
     if field.read and not field.shape.write_only and value ~= nil then
+      if schema.holds_mask(value) then
+        value = schema.unmasked(field.shape, value, d:get(name))
+      end
       d:set(name, value == null and nil or schema.from_api(field.shape, value))
     end
   end

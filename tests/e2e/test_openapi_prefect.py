@@ -1,8 +1,9 @@
 """A provider served from an OpenAPI 3.1 description: tests/e2e/providers/prefect is the
 description a Prefect server publishes and a dozen lines of provider.lua, applied against that
 server on loopback (support/prefect_service.py). Prefect answers updates with 204 and no body,
-writes nullable fields as anyOf [X, null], declares no 404, and lists through POST .../filter
-with an offset, at most 200 a page: what a mapping must absorb."""
+writes nullable fields as anyOf [X, null], declares no 404, lists through POST .../filter
+with an offset, at most 200 a page, and answers secrets as "********": what a mapping must
+absorb."""
 import json
 
 from support.harness import planned_actions, required_providers, resources, squash
@@ -160,3 +161,129 @@ resource "prefect_variable" "bad" {
     text = squash(result.stderr)
     assert "POST /variables/ (create_variable_variables__post) answered 422" in text, text
     assert resources(tofu.state()) == {}
+
+
+def secret_block(prefect) -> tuple[str, str]:
+    """The ids of the server's own "secret" block type and of its schema, whose one field,
+    `value`, the server keeps secret: it answers "********" for it unless asked for secrets."""
+    status, block_types = prefect.request("POST", "/block_types/filter",
+                                          {"block_types": {"slug": {"any_": ["secret"]}}})
+    assert status == 200 and len(block_types) == 1, block_types
+    type_id = block_types[0]["id"]
+    status, schemas = prefect.request("POST", "/block_schemas/filter",
+                                      {"block_schemas": {"block_type_id": {"any_": [type_id]}}})
+    assert status == 200 and schemas, schemas
+    return type_id, schemas[0]["id"]
+
+
+def deployment_and_block(prefect, names: dict, ids: tuple[str, str], description: str,
+                         secret: str) -> str:
+    return f"""
+resource "prefect_flow" "f" {{
+  name = "{names['flow']}"
+}}
+
+resource "prefect_work_pool" "pool" {{
+  name = "{names['pool']}"
+  type = "process"
+}}
+
+resource "prefect_deployment" "d" {{
+  name           = "{names['deployment']}"
+  flow_id        = prefect_flow.f.id
+  work_pool_name = prefect_work_pool.pool.name
+  entrypoint     = "flows.py:hello"
+  description    = "{description}"
+  parameters     = jsonencode({{ who = "world", times = 2 }})
+  tags           = ["etl"]
+}}
+
+resource "prefect_block_document" "token" {{
+  name            = "{names['block']}"
+  block_type_id   = "{ids[0]}"
+  block_schema_id = "{ids[1]}"
+  data            = jsonencode({{ value = "{secret}" }})
+}}
+"""
+
+
+def test_deployments_and_secret_blocks_settle_update_and_import(make_tofu, test_provider,
+                                                               prefect):
+    """A deployment of a flow on a work pool, and a block document of the server's "secret"
+    type: the server answers the secret as "********", which the read keeps as the state has
+    it, so the plan settles; the secret is sent when it changes and never printed."""
+    provider = test_provider("prefect")
+    tofu = make_tofu({"prefect": provider})
+    names = {kind: prefect.unique(kind) for kind in ("flow", "pool", "deployment", "block")}
+    ids = secret_block(prefect)
+
+    tofu.write(config(prefect, deployment_and_block(prefect, names, ids, "first",
+                                                    "tok-4711-first")))
+    result = tofu.apply()
+    assert "tok-4711" not in result.stdout + result.stderr
+    deployment = values(tofu, "prefect_deployment.d")
+    status, served = prefect.request("GET", f"/deployments/{deployment['id']}")
+    assert status == 200 and served["parameters"] == {"who": "world", "times": 2}
+    assert served["work_pool_name"] == names["pool"] and served["tags"] == ["etl"]
+    block_id = values(tofu, "prefect_block_document.token")["id"]
+    status, masked = prefect.request("GET", f"/block_documents/{block_id}")
+    assert status == 200 and masked["data"] == {"value": "********"}
+    status, revealed = prefect.request("GET", f"/block_documents/{block_id}?include_secrets=true")
+    assert revealed["data"] == {"value": "tok-4711-first"}
+    assert json.loads(values(tofu, "prefect_block_document.token")["data"]) == \
+        {"value": "tok-4711-first"}
+    assert tofu.plan_exit_code() == 0
+
+    # In place: the deployment's description and the secret, each by its PATCH.
+    tofu.write(config(prefect, deployment_and_block(prefect, names, ids, "second",
+                                                    "tok-4711-second")))
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"prefect_deployment.d": ["update"],
+                                     "prefect_block_document.token": ["update"]}
+    result = tofu.apply()
+    assert "tok-4711" not in result.stdout + result.stderr
+    assert prefect.request("GET", f"/deployments/{deployment['id']}")[1]["description"] == \
+        "second"
+    status, revealed = prefect.request("GET", f"/block_documents/{block_id}?include_secrets=true")
+    assert revealed["data"] == {"value": "tok-4711-second"}
+    assert tofu.plan_exit_code() == 0
+
+    # Drift made through the API is put back.
+    assert prefect.request("PATCH", f"/deployments/{deployment['id']}",
+                           {"description": "changed outside"})[0] == 204
+    code, plan = tofu.plan()
+    assert planned_actions(plan) == {"prefect_deployment.d": ["update"]}
+    tofu.apply()
+
+    # Imported by id: the deployment plans nothing; the block document, whose secret the
+    # server shows to nobody, plans to send it once.
+    other = make_tofu({"prefect": provider}, name="imported")
+    other.write(config(prefect, f"""
+resource "prefect_deployment" "d" {{
+  name           = "{names['deployment']}"
+  flow_id        = "{deployment['flow_id']}"
+  work_pool_name = "{names['pool']}"
+  entrypoint     = "flows.py:hello"
+  description    = "second"
+  parameters     = jsonencode({{ who = "world", times = 2 }})
+  tags           = ["etl"]
+}}
+
+resource "prefect_block_document" "token" {{
+  name            = "{names['block']}"
+  block_type_id   = "{ids[0]}"
+  block_schema_id = "{ids[1]}"
+  data            = jsonencode({{ value = "tok-4711-second" }})
+}}
+"""))
+    other.run("import", "prefect_deployment.d", deployment["id"])
+    other.run("import", "prefect_block_document.token", block_id)
+    code, plan = other.plan()
+    assert planned_actions(plan) == {"prefect_block_document.token": ["update"]}
+    other.apply()
+    assert other.plan_exit_code() == 0
+    other.run("state", "rm", "prefect_deployment.d", "prefect_block_document.token")
+
+    tofu.destroy()
+    assert prefect.request("GET", f"/deployments/{deployment['id']}")[0] == 404
+    assert prefect.request("GET", f"/block_documents/{block_id}")[0] == 404

@@ -11,5 +11,8 @@ return tf.openapi.provider {
   env_prefix = "PREFECT",
   resources = {
     work_pool = { attributes = { name = replaced, type = replaced } },
+    -- A block document's data holds credentials (its block schema says which fields are
+    -- secret; the description types data as any object).
+    block_document = { attributes = { data = { sensitive = true } } },
   },
 }

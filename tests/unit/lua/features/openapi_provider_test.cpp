@@ -562,3 +562,22 @@ TEST_CASE("api:call sends what passed its checks to the operation's path, escape
   CHECK_MESSAGE(text.find("PUT http://127.0.0.1:9/api/owners/o/pets/p: ") != std::string::npos,
                 text);
 }
+
+TEST_CASE("a secret the API answers masked keeps the value the plan or the state has") {
+  // Prefect answers a block document's secret fields as "********": a read that took that
+  // would plan to send the secret again on every plan.
+  const std::string unmasked = R"(require('luaform_json').encode(
+    require('luaform_openapi_schema').unmasked({ kind = 'json' },
+      { value = '********', user = 'new', nested = { key = '***', plain = 'x' }, list = { '****' } },
+      '{"value":"s1","user":"old","nested":{"key":"k1"},"list":["l1"]}')))";
+  CHECK(evaluate(unmasked) ==
+        R"({"list":["l1"],"nested":{"key":"k1","plain":"x"},"user":"new","value":"s1"})");
+  // Nothing known, or a mask known: the mask stays; two asterisks are no mask.
+  CHECK(evaluate(
+            "require('luaform_openapi_schema').unmasked({ kind = 'string' }, '********', nil)") ==
+        "********");
+  CHECK(evaluate("require('luaform_openapi_schema').unmasked({ kind = 'string' }, '***', '***')") ==
+        "***");
+  CHECK(evaluate("require('luaform_openapi_schema').holds_mask({ a = { b = '**' } })") == "false");
+  CHECK(evaluate("require('luaform_openapi_schema').holds_mask({ a = { '***' } })") == "true");
+}
