@@ -228,9 +228,11 @@ int serve_provider(const luaform::lua::ScriptSet& located, bool debug) {
     return 1;
   }
   auto service = luaform::protocol::PendingService::deferred(
-      [located, load, debug] {
+      [located, load, debug](int protocol_version) {
+        auto scripts = luaform::list_scripts(located);
+        scripts.served_protocol = protocol_version;
         auto loaded = std::make_shared<luaform::engine::ProviderService>(
-            luaform::lua::load_provider(luaform::list_scripts(located), load));
+            luaform::lua::load_provider(scripts, load));
         // The CLI starts a provider process per graph walk and shows the warnings of each
         // one's ValidateProviderConfig: a script left out is told once per CLI command (in
         // --debug mode one process serves every command, and tells each).

@@ -11,6 +11,8 @@
 --       zone = { attributes = { name = { diff_suppress = ... } }, id = "id" },  -- leaves one out
 --     },
 --     data_sources = { ... },          -- the same for data sources
+--     nesting = 2,                     -- levels of objects in objects that are nested
+--                                      -- attributes (deeper: JSON text)
 --   }
 --
 -- See "From an OpenAPI description" in the authoring guide for the conventions and options.
@@ -28,7 +30,7 @@ local M = {}
 
 local OPTIONS = {
   document = true, env_prefix = true, resources = true, data_sources = true, description = true,
-  depth = true,
+  depth = true, nesting = true,
 }
 local TYPE_OPTIONS = {
   attributes = true, id = true, gone = true, depth = true, create = true, read = true,
@@ -178,6 +180,10 @@ local function checked(options)
   if type(options.document) ~= "string" then
     option_error("document must be the description's file name, such as \"api.yaml\"")
   end
+  if options.nesting ~= nil and math.type(options.nesting) ~= "integer"
+    or (options.nesting or 0) < 0 then
+    option_error("nesting must be a whole number of levels (0: nested objects are JSON text)")
+  end
   for _, kind in ipairs({ "resources", "data_sources" }) do
     local by_name = options[kind]
     if by_name ~= nil and type(by_name) ~= "table" then
@@ -205,6 +211,10 @@ function M.provider(options)
   if not ok then
     error(doc, CALLER)
   end
+  -- Objects nested in a property are nested attributes, which protocol 5 cannot describe:
+  -- served over it, they are JSON text.
+  doc.nesting = require("luaform_served").protocol ~= 5
+    and (options.nesting or schema.DEFAULT_NESTING) or 0
   local title = type(doc.root.info) == "table" and doc.root.info.title or ""
   local env = options.env_prefix
     or (tostring(title):match("%a[%w]*") or "API"):upper()

@@ -204,6 +204,13 @@ local function attributes_of(doc, plan, depth, id_field)
   if ops.update then
     add(schema.properties(doc, ops.update.body, ops.update.body_file, depth), "in_update")
   end
+  for _, field in pairs(fields) do
+    -- An object only the API writes stays JSON text: a nested attribute computed as a whole
+    -- cannot be planned as changing on update, and the API may change it with any update.
+    if not field.in_body and schema.is_nested(field.shape) then
+      field.shape = schema.as_json(field.shape)
+    end
+  end
   fields.id = nil  -- the object's id is the resource's id
   for _, name in ipairs(id_fields(plan, id_field)) do
     if fields[schema.attribute_name(name)] then
@@ -222,6 +229,60 @@ end
 -- such as PowerDNS's nameservers): setting it changes the object in place.
 local function replaced_when_known(old)
   return old ~= nil
+end
+
+local declare  -- below
+
+-- Options a nested attribute does not take, which its inner attributes take instead.
+local NOT_NESTED = { validate = true, diff_suppress = true, changes_on_update = true,
+  requires_replace_if = true, default = true, state_func = true }
+
+-- The attributes inside a nested object: optional and kept from what the server says, or
+-- computed (read-only ones; all of a data source's, `computed_only`). None is required, even
+-- where the description says so (the server checks that): the CLI takes a nested attribute
+-- whose stored value holds one attribute that is not computed as set by the configuration,
+-- and would plan to remove every object the server fills in by itself (PowerDNS's rrsets).
+local function nested_schema(tf, properties, updatable, computed_only)
+  local inner = {}
+  for _, property in ipairs(properties) do
+    local shape = property.shape
+    local options = {
+      description = shape.description,
+      sensitive = shape.sensitive or nil,
+      deprecated = shape.deprecated and "deprecated by the API's description" or nil,
+    }
+    if computed_only or shape.read_only then
+      options.computed = true
+    else
+      options.validate = schema.validators(tf, shape)
+      options.optional, options.computed = true, true
+      if shape.kind == "json" then
+        options.diff_suppress = schema.same_json
+      end
+    end
+    if options.computed and updatable and not computed_only then
+      options.changes_on_update = true
+    end
+    inner[property.name] = declare(tf, shape, options, updatable, computed_only)
+  end
+  return inner
+end
+
+-- The tf attribute of `shape` with `options`: a nested attribute for an object or a list of
+-- them (protocol 6), else an attribute of the shape's type.
+declare = function(tf, shape, options, updatable, computed_only)
+  if not schema.is_nested(shape) then
+    return schema.tf_type(tf, shape)(options)
+  end
+  local object = shape.kind == "object" and shape or shape.element
+  local nested = {}
+  for k, v in pairs(options) do
+    if not NOT_NESTED[k] then
+      nested[k] = v
+    end
+  end
+  nested.schema = nested_schema(tf, object.properties, updatable, computed_only)
+  return (shape.kind == "object" and tf.single_nested or tf.list_nested)(nested)
 end
 
 -- The tf attribute of a field of a resource (`updatable`: the resource has an update).
@@ -253,10 +314,14 @@ local function resource_attribute(tf, field, updatable, override)
     options.force_new = true
   end
   if shape.kind == "json" and field.in_body then
-    options.diff_suppress = tf.suppress.equivalent_json
+    options.diff_suppress = schema.same_json
   end
   for k, v in pairs(override or {}) do
     options[k] = v
+  end
+  if schema.is_nested(shape) then
+    -- A nested attribute takes force_new as it is; the server fills what it is not given.
+    return declare(tf, shape, options, updatable, false)
   end
   -- force_new (the mapping's or the author's; false turns the mapping's off) replaces the
   -- object only when the value was known.
@@ -278,8 +343,9 @@ local function body_of(d, fields, role)
   return body
 end
 
--- Copies what the API answered into d: each field it returned (a write-only one never is), a
--- secret it masks kept as d has it.
+-- Copies what the API answered into d: each field it returned (a write-only one never is),
+-- settled against what d has (schema.settled): a secret it masks, a null it adds in JSON text,
+-- a field of a nested object it leaves out.
 local function record(d, fields, object)
   if type(object) ~= "table" then
     return
@@ -287,10 +353,20 @@ local function record(d, fields, object)
   for name, field in pairs(fields) do
     local value = object[field.wire]
     if field.read and not field.shape.write_only and value ~= nil then
-      if schema.holds_mask(value) then
-        value = schema.unmasked(field.shape, value, d:get(name))
+      local shape = field.shape
+      local known = (shape.kind == "json" or schema.is_nested(shape) or schema.holds_mask(value))
+        and d:get(name) or nil
+      local converted
+      if shape.kind == "json" then
+        -- JSON text is settled as the API spells it.
+        converted = schema.from_api(shape, schema.settled(shape, value, known))
+      else
+        converted = schema.from_api(shape, value, known)
+        if known ~= nil and schema.holds_mask(converted) then
+          converted = schema.settled(shape, converted, known)
+        end
       end
-      d:set(name, value == null and nil or schema.from_api(field.shape, value))
+      d:set(name, converted)
     end
   end
 end
@@ -467,10 +543,10 @@ function M.data_source(tf, doc, plan, options, call)
   end
   fields.id = nil
   for name, field in pairs(fields) do
-    declared[name] = schema.tf_type(tf, field.shape) {
+    declared[name] = declare(tf, field.shape, {
       computed = true, description = field.shape.description,
       sensitive = field.shape.sensitive or nil,
-    }
+    }, false, true)
   end
   local description = read.operation.description or read.operation.summary
   return tf.data_source {

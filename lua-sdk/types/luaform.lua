@@ -611,13 +611,14 @@ function OpenApi:call(operation_id, parameters, body, options) end
 ---@field timeouts? table<string, luaform.Duration>
 
 --- The options of `tf.openapi.provider`.
----@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, [string]: nil }
+---@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, nesting?: any, [string]: nil }
 ---@field document string the description's file, relative to the provider directory
 ---@field env_prefix? string the environment variables' prefix (the title's first word)
 ---@field resources? table<string, luaform.OpenApiTypeOptions|false> by type name; false leaves one out
 ---@field data_sources? table<string, luaform.OpenApiTypeOptions|false> by type name
 ---@field description? luaform.Description the provider's
 ---@field depth? integer the default of every type's depth
+---@field nesting? integer how many levels of objects in objects are nested attributes (2; 0: JSON text)
 
 --- The provider, its types mapped from the description.
 ---@param options luaform.OpenApiOptions

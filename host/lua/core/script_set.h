@@ -24,6 +24,11 @@ struct ScriptSet {
   std::map<std::string, std::filesystem::path> actions;  // "example_reboot" -> action_reboot.lua
   // A lua-sdk/ directory next to the scripts overrides the SDK embedded in the binary.
   std::optional<std::filesystem::path> sdk_directory;
+  // The plugin protocol the provider is served with (5 or 6); 0 for the commands (--schema,
+  // --check, --docs, --test), which describe protocol 6. The SDK reads it from the module
+  // luaform_served: a description's nested objects are nested attributes, which protocol 5
+  // cannot describe.
+  int served_protocol = 0;
 };
 
 }  // namespace luaform::lua

@@ -120,6 +120,19 @@ int error_at_caller(lua_State* L, const char* format, ...) {
   return lua_error(L);
 }
 
+// luaform_served: what the provider is served with, for the SDK: { protocol = 5 or 6 }, or an
+// empty table for the commands (--schema and the others describe protocol 6). Upvalue 1: the
+// protocol, 0 for none.
+int open_served_module(lua_State* L) {
+  lua_createtable(L, 0, 1);
+  const lua_Integer protocol = lua_tointeger(L, lua_upvalueindex(1));
+  if (protocol != 0) {
+    lua_pushinteger(L, protocol);
+    lua_setfield(L, -2, "protocol");
+  }
+  return 1;
+}
+
 // package.searchers[2]: name "lib.util" is looked up as lib/util.lua, then lib/util/init.lua,
 // in each root; then among the embedded SDK modules. Only names of modules inside the roots
 // are accepted, and a file a link takes outside them is refused.
@@ -278,6 +291,10 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
   push_document_module_opener(L, scripts.directory);
   freeze_when_loaded(L, "luaform_documents");
   lua_setfield(L, -2, "luaform_documents");
+  lua_pushinteger(L, scripts.served_protocol);
+  lua_pushcclosure(L, open_served_module, 1);
+  freeze_when_loaded(L, "luaform_served");
+  lua_setfield(L, -2, "luaform_served");
   lua_pop(L, 1);
   if (!scripts.sdk_directory) {
     lua_getfield(L, package, "preload");

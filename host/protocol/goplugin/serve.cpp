@@ -199,7 +199,7 @@ int serve(const PendingService& service, const ServeOptions& options) {
   }
   // Loading the scripts after the handshake, not before, keeps it off the CLI's wait for the
   // plugin to start: the CLI connects meanwhile, and an early RPC waits for the load.
-  service.start();
+  service.start(version);
 
   // The CLI gone without a word (killed): nobody will call Shutdown, so the process ends itself
   // rather than serve, or spin in a script, forever.

@@ -34,13 +34,13 @@ PendingService PendingService::ready(std::shared_ptr<engine::ProviderService> se
   return PendingService(std::move(state));
 }
 
-void PendingService::start() const {
+void PendingService::start(int protocol_version) const {
   Load* load = load_.get();
-  std::call_once(load->started, [load] {
+  std::call_once(load->started, [load, protocol_version] {
     // The thread gets the plain pointer: the Load it fills joins it before going away.
-    load->thread = std::thread([load] {
+    load->thread = std::thread([load, protocol_version] {
       try {
-        load->promise.set_value(behind_wire(load->loader()));
+        load->promise.set_value(behind_wire(load->loader(protocol_version)));
       } catch (...) {
         load->promise.set_exception(std::current_exception());
       }

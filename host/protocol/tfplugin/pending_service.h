@@ -16,7 +16,9 @@ namespace luaform::protocol {
 
 class PendingService {
  public:
-  using Loader = std::function<std::shared_ptr<engine::ProviderService>()>;
+  // Given the protocol version the service is served with (5 or 6; 0 when an RPC needed the
+  // service before start() said).
+  using Loader = std::function<std::shared_ptr<engine::ProviderService>(int protocol_version)>;
 
   // A service that `load` makes on a thread of its own once start() is called (or an RPC
   // needs it first); what it returns or throws is what every RPC gets. `stop` stops the
@@ -25,8 +27,8 @@ class PendingService {
   // A service that is already loaded (the unit tests' servers).
   static PendingService ready(std::shared_ptr<engine::ProviderService> service);
 
-  // Starts loading, once; later calls do nothing.
-  void start() const;
+  // Starts loading for `protocol_version`, once; later calls do nothing.
+  void start(int protocol_version = 0) const;
   // The service, once loaded (starting the load if nobody has); rethrows what the loader
   // threw. Blocks only while loading.
   engine::wire::WireService& get() const;

@@ -130,6 +130,18 @@ definitions:
         properties:
           name:
             type: string
+      vaccinations:
+        type: array
+        items:
+          type: object
+          required: [vaccine]
+          properties:
+            vaccine:
+              type: string
+              enum: [rabies, distemper]
+            givenAt:
+              type: string
+              readOnly: true
 )";
 
 const char* kSpecies = R"(Species:
@@ -144,11 +156,14 @@ const char* kSpecies = R"(Species:
 struct PetStore {
   ProviderDir dir;
   std::shared_ptr<engine::ProviderLogic> logic;
-  PetStore(const char* provider = kProvider) {
+  // `served_protocol` as the host serves it (0: a command such as --schema).
+  explicit PetStore(const char* provider = kProvider, int served_protocol = 0) {
     dir.write("provider.lua", provider);
     dir.write("api.yaml", kSwagger);
     dir.write("species.yaml", kSpecies);
-    logic = dir.load();
+    lua::ScriptSet scripts = dir.scripts();
+    scripts.served_protocol = served_protocol;
+    logic = lua::load_provider(scripts);
     REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   }
   const engine::Attribute& pet(const std::string& name) const {
@@ -277,13 +292,88 @@ definitions:
   CHECK_FALSE(logic->schema().resources.at("test_key").has_update);
 }
 
-TEST_CASE("arrays are lists, additionalProperties maps, nested objects JSON text") {
+TEST_CASE("arrays are lists, additionalProperties maps, nested objects nested attributes") {
   PetStore store;
   using engine::Type;
   CHECK(store.pet("tags").type == Type::list(Type::string()));
   CHECK(store.pet("attributes").type == Type::map(Type::string()));
-  CHECK(store.pet("owner").type == Type::string());
   CHECK(store.pet("age").type == Type::number());
+  // An object: a single nested attribute, optional and kept from what the server says.
+  const engine::Attribute& owner = store.pet("owner");
+  REQUIRE(owner.nested);
+  CHECK(owner.nested->nesting == engine::NestingMode::Single);
+  CHECK((owner.optional && owner.computed));
+  REQUIRE(owner.nested->block.find_attribute("name") != nullptr);
+  // A list of objects: a list nested attribute. Inside, nothing is required (the CLI would take
+  // an object the server filled in for one the configuration set), read-only is computed, and
+  // facets validate.
+  const engine::Attribute& vaccinations = store.pet("vaccinations");
+  REQUIRE(vaccinations.nested);
+  CHECK(vaccinations.nested->nesting == engine::NestingMode::List);
+  const engine::Attribute* vaccine = vaccinations.nested->block.find_attribute("vaccine");
+  REQUIRE(vaccine != nullptr);
+  CHECK((vaccine->optional && vaccine->computed && vaccine->has_validate));
+  const engine::Attribute* given_at = vaccinations.nested->block.find_attribute("given_at");
+  REQUIRE(given_at != nullptr);
+  CHECK((given_at->computed && !given_at->optional));
+}
+
+TEST_CASE("served over protocol 5, which has no nested attributes, nested objects are JSON text") {
+  PetStore store(kProvider, 5);
+  CHECK(store.pet("owner").type == engine::Type::string());
+  CHECK(store.pet("vaccinations").type == engine::Type::string());
+  CHECK_FALSE(store.pet("owner").nested);
+  PetStore six(kProvider, 6);
+  CHECK(six.pet("owner").nested);
+}
+
+TEST_CASE("values of nested objects both ways: wire names, read-only fields, what is left out") {
+  const std::string shape =
+      "{ kind = 'object', properties = { { wire = 'nickName', name = 'nick_name', shape = { "
+      "kind = 'string' } }, { wire = 'id', name = 'id', shape = { kind = 'string', read_only = "
+      "true } }, { wire = 'tags', name = 'tags', shape = { kind = 'list', element = { kind = "
+      "'string' } } } } }";
+  const std::string schema = "require('luaform_openapi_schema')";
+  const std::string encode = "require('luaform_json').encode";
+  // From the API: attribute names; a field the answer leaves out keeps what is known.
+  CHECK(evaluate(encode + "(" + schema + ".from_api(" + shape +
+                 ", { nickName = 'Rex', extra = 1 }, { id = 'k1', tags = { 'a' } }))") ==
+        R"({"id":"k1","nick_name":"Rex","tags":["a"]})");
+  // To the API: wire names; read-only fields are not sent.
+  CHECK(evaluate(encode + "(" + schema + ".to_api(" + shape +
+                 ", { nick_name = 'Rex', id = 'k1', tags = { 'a' } }))") ==
+        R"({"nickName":"Rex","tags":["a"]})");
+}
+
+TEST_CASE("JSON text compares a null member as one left out, and a read keeps it left out") {
+  const std::string same = "require('luaform_openapi_schema').same_json(nil, ";
+  CHECK(evaluate(same + R"('{"a":1,"b":null}', '{"a":1}'))") == "true");
+  CHECK(evaluate(same + R"('{"a":{"b":null,"c":2}}', '{"a":{"c":2.0}}'))") == "true");
+  CHECK(evaluate(same + R"('{"a":1,"b":2}', '{"a":1}'))") == "false");
+  CHECK(evaluate(same + R"('[1,null]', '[1]'))") == "false");  // list elements count
+  CHECK(evaluate(same + R"('not json', 'not json'))") == "false");
+  // An answer's added null is left out where the configuration has no member; kept where it
+  // has one.
+  CHECK(evaluate(R"(require('luaform_json').encode(require('luaform_openapi_schema').settled(
+    { kind = 'json' }, require('luaform_json').decode('{"a":1,"b":null,"c":{"d":null}}'),
+    '{"a":1,"c":{"d":null}}')))") == R"({"a":1,"c":{"d":null}})");
+}
+
+TEST_CASE("scripts learn the protocol the provider is served with from luaform_served") {
+  CHECK(evaluate("tostring(require('luaform_served').protocol)") == "nil");  // a command
+  ProviderDir dir;
+  dir.write("resource_probe.lua", R"(local tf = require("luaform")
+local protocol = require("luaform_served").protocol
+return tf.resource {
+  schema = { ["p" .. protocol] = tf.string { optional = true } },
+  create = function(d) d:set_id("x") end, read = function() end, delete = function() end,
+}
+)");
+  lua::ScriptSet scripts = dir.scripts();
+  scripts.served_protocol = 5;
+  auto logic = lua::load_provider(scripts);
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  CHECK(logic->schema().resources.at("test_probe").block.find_attribute("p5") != nullptr);
 }
 
 TEST_CASE("enum, minimum and maxLength validate") {
@@ -567,17 +657,33 @@ TEST_CASE("a secret the API answers masked keeps the value the plan or the state
   // Prefect answers a block document's secret fields as "********": a read that took that
   // would plan to send the secret again on every plan.
   const std::string unmasked = R"(require('luaform_json').encode(
-    require('luaform_openapi_schema').unmasked({ kind = 'json' },
+    require('luaform_openapi_schema').settled({ kind = 'json' },
       { value = '********', user = 'new', nested = { key = '***', plain = 'x' }, list = { '****' } },
       '{"value":"s1","user":"old","nested":{"key":"k1"},"list":["l1"]}')))";
   CHECK(evaluate(unmasked) ==
         R"({"list":["l1"],"nested":{"key":"k1","plain":"x"},"user":"new","value":"s1"})");
   // Nothing known, or a mask known: the mask stays; two asterisks are no mask.
-  CHECK(evaluate(
-            "require('luaform_openapi_schema').unmasked({ kind = 'string' }, '********', nil)") ==
-        "********");
-  CHECK(evaluate("require('luaform_openapi_schema').unmasked({ kind = 'string' }, '***', '***')") ==
+  CHECK(
+      evaluate("require('luaform_openapi_schema').settled({ kind = 'string' }, '********', nil)") ==
+      "********");
+  CHECK(evaluate("require('luaform_openapi_schema').settled({ kind = 'string' }, '***', '***')") ==
         "***");
   CHECK(evaluate("require('luaform_openapi_schema').holds_mask({ a = { b = '**' } })") == "false");
   CHECK(evaluate("require('luaform_openapi_schema').holds_mask({ a = { '***' } })") == "true");
+}
+
+TEST_CASE("nesting sets how many levels of objects are nested attributes") {
+  PetStore flat(R"(local tf = require("luaform")
+return tf.openapi.provider { document = "api.yaml", nesting = 0 }
+)");
+  CHECK(flat.pet("owner").type == engine::Type::string());
+  CHECK_FALSE(flat.pet("owner").nested);
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.openapi.provider { document = "api.yaml", nesting = "deep" }
+)");
+  dir.write("api.yaml", kSwagger);
+  dir.write("species.yaml", kSpecies);
+  CHECK(all_text(dir.load()->load_diagnostics()).find("nesting must be a whole number of levels") !=
+        std::string::npos);
 }

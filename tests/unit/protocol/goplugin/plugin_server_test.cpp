@@ -94,7 +94,7 @@ TEST_CASE("over mutual TLS the provider answers GetProviderSchema in both protoc
 TEST_CASE("an RPC that arrives while the provider is still loading waits for it") {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  TlsFixture f("P-256", PendingService::deferred([released] {
+  TlsFixture f("P-256", PendingService::deferred([released](int) {
                  released.wait();
                  return testing::file_provider();
                }));
@@ -117,7 +117,7 @@ TEST_CASE("StopProvider is answered while the provider is still loading, and end
   auto stopped = std::make_shared<std::promise<void>>();
   std::shared_future<void> stop_seen = stopped->get_future().share();
   TlsFixture f("P-256", PendingService::deferred(
-                            [stop_seen] {
+                            [stop_seen](int) {
                               stop_seen.wait();
                               return testing::file_provider();
                             },
@@ -140,23 +140,25 @@ TEST_CASE("StopProvider is answered while the provider is still loading, and end
 }
 
 TEST_CASE("a deferred provider loads when started, before any RPC asks for it") {
-  std::promise<void> loaded;
+  std::promise<int> loaded;
   auto done = loaded.get_future();
-  PendingService service = PendingService::deferred([&loaded] {
-    loaded.set_value();
+  PendingService service = PendingService::deferred([&loaded](int protocol_version) {
+    loaded.set_value(protocol_version);
     return testing::file_provider();
   });
   CHECK(done.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
-  service.start();
-  service.start();  // a second start is harmless
-  CHECK(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  service.start(5);
+  service.start(6);  // a second start is harmless
+  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  CHECK(done.get() == 5);  // the loader learns the protocol it is served with
   const auto answer = service->engine().get_provider_schema();
   REQUIRE(answer.schema != nullptr);
   CHECK(answer.schema->resources.count("test_file") == 1);
 }
 
 TEST_CASE("a provider that fails to load answers every RPC with an error saying why") {
-  TlsFixture f("P-256", PendingService::deferred([]() -> std::shared_ptr<engine::ProviderService> {
+  TlsFixture f("P-256",
+               PendingService::deferred([](int) -> std::shared_ptr<engine::ProviderService> {
                  throw std::runtime_error("the scripts could not be read");
                }));
   auto stub = tfplugin6::Provider::NewStub(f.channel());
