@@ -241,7 +241,7 @@ function M.provider(options)
             load_error = plan.where .. ": " .. tostring(definition) }
         end
         if made and kind == "resources" and plan.operations.list then
-          local id_field = type(type_options) == "table" and type_options.id or nil
+          local id_field = types.id_field(doc, plan, type_options)
           served.list_resources[name] = lists.list_resource(tf, doc, plan, api.call,
             function(item)
               return types.id_in(item, plan, id_field)

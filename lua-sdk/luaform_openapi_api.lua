@@ -20,6 +20,7 @@
 local json = require("luaform_json")
 local paths = require("luaform_paths")
 local document = require("luaform_openapi_document")
+local sorted_keys = require("luaform_check").sorted_keys
 
 local null = json.null
 
@@ -100,40 +101,42 @@ local function operation(doc, id)
   return doc.by_operation_id[id]
 end
 
-local function names_of(parameters)
-  local names = {}
-  for _, parameter in ipairs(parameters) do
-    if parameter["in"] ~= "body" and parameter["in"] ~= "formData" then
-      names[#names + 1] = parameter.name
+-- Where a parameter can be given by name (Swagger 2's body and formData parameters are the
+-- body).
+local PLACES = { path = true, query = true, header = true, cookie = true }
+
+-- The operation's parameters that are given by name, by name.
+local function named_parameters(op)
+  local by_name = {}
+  for _, parameter in ipairs(op.parameters) do
+    if PLACES[parameter["in"]] then
+      by_name[parameter.name] = parameter
     end
   end
-  table.sort(names)
-  return #names > 0 and table.concat(names, ", ") or "none"
+  return by_name
 end
 
 -- `given` split into the path's values, the query and the headers, as the operation takes
 -- them; nil and a message when a name is not one of its parameters or a required one is left
 -- out.
 local function placed_parameters(op, given)
-  local by_name = {}
-  for _, parameter in ipairs(op.parameters) do
-    if parameter["in"] ~= "body" and parameter["in"] ~= "formData" then
-      by_name[parameter.name] = parameter
-    end
-  end
+  local by_name = named_parameters(op)
   local placed = { path = {}, query = {}, header = {}, cookie = {} }
   for name, value in pairs(given) do
     local parameter = by_name[name]
     if parameter == nil then
+      local names = sorted_keys(by_name)
       return nil, string.format("has no parameter %q (its parameters: %s)", tostring(name),
-        names_of(op.parameters))
+        #names > 0 and table.concat(names, ", ") or "none")
     end
     local kind = type(value)
     if kind ~= "string" and kind ~= "number" and kind ~= "boolean" then
       return nil, string.format("parameter %s must be a string, number or boolean, not a %s",
         name, kind)
     end
-    placed[parameter["in"]][name] = value
+    -- A header's or a cookie's value is text; the path and the query take numbers too.
+    local where = parameter["in"]
+    placed[where][name] = (where == "header" or where == "cookie") and tostring(value) or value
   end
   for name, parameter in pairs(by_name) do
     if (parameter.required or parameter["in"] == "path") and given[name] == nil then

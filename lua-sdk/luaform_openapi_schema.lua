@@ -230,11 +230,11 @@ function M.shape(doc, node, file, depth, nest)
   return copy_facets(shape, node)
 end
 
--- The properties of an object schema (allOf merged), each as { wire, name, shape, required }
--- sorted by name. Nil when the node is no object with properties. Kept per schema, depth and
--- nesting: the types of a large description share a few schemas (Microsoft Graph's 517
--- resources read entity schemas of hundreds of properties many times over). Callers read the
--- list, never change it.
+-- The properties of an object schema (allOf merged), each as { wire, name, shape, required,
+-- holds_id } (what annotations say included; an ignored one left out), sorted by name. Nil
+-- when the node is no object with properties. Kept per schema, depth and nesting: the types
+-- of a large description share a few schemas (Microsoft Graph's 517 resources read entity
+-- schemas of hundreds of properties many times over). Callers read the list, never change it.
 function M.properties(doc, node, file, depth, nest)
   node, file = doc:resolve(node, file)
   if type(node) ~= "table" then
@@ -251,6 +251,43 @@ function M.properties(doc, node, file, depth, nest)
     by_depth[key] = { list = properties_of(doc, node, file, depth, nest) }
   end
   return by_depth[key].list
+end
+
+-- What a property's annotations say (Speakeasy's x-speakeasy-* and the x-terraform-* of
+-- terraform-provider-openapi), written beside a `$ref` or in the schema it names: { ignore,
+-- name, read_only, optional, force_new, sensitive, id }.
+local ANNOTATIONS = {
+  ignore = { "x-speakeasy-ignore" },
+  read_only = { "x-speakeasy-param-readonly", "x-terraform-computed" },
+  optional = { "x-speakeasy-param-optional" },
+  force_new = { "x-speakeasy-param-force-new", "x-terraform-force-new", "x-terraform-immutable" },
+  sensitive = { "x-speakeasy-param-sensitive", "x-terraform-sensitive" },
+  id = { "x-terraform-id" },
+}
+local NAME_ANNOTATIONS = { "x-speakeasy-name-override", "x-terraform-field-name" }
+
+function M.annotations(doc, node, file)
+  local says = {}
+  if type(node) ~= "table" then
+    return says
+  end
+  local resolved = doc:resolve(node, file)
+  local places = { node, type(resolved) == "table" and resolved or node }
+  for meaning, keys in pairs(ANNOTATIONS) do
+    for _, key in ipairs(keys) do
+      for _, place in ipairs(places) do
+        says[meaning] = says[meaning] or place[key] == true
+      end
+    end
+  end
+  for _, key in ipairs(NAME_ANNOTATIONS) do
+    for _, place in ipairs(places) do
+      if says.name == nil and type(place[key]) == "string" and place[key] ~= "" then
+        says.name = place[key]
+      end
+    end
+  end
+  return says
 end
 
 -- M.properties, uncached.
@@ -276,12 +313,20 @@ properties_of = function(doc, node, file, depth, nest)
   end
   local list = {}
   for wire, property in pairs(merged.properties) do
-    list[#list + 1] = {
-      wire = wire,
-      name = M.attribute_name(wire),
-      shape = M.shape(doc, property.node, property.file, depth, nest),
-      required = required[wire] == true,
-    }
+    local says = M.annotations(doc, property.node, property.file)
+    if not says.ignore then
+      local shape = M.shape(doc, property.node, property.file, depth, nest)
+      shape.read_only = shape.read_only or says.read_only
+      shape.sensitive = shape.sensitive or says.sensitive
+      shape.force_new = says.force_new
+      list[#list + 1] = {
+        wire = wire,
+        name = M.attribute_name(says.name or wire),
+        shape = shape,
+        required = required[wire] == true and not says.optional,
+        holds_id = says.id,
+      }
+    end
   end
   table.sort(list, function(a, b)
     return a.name < b.name
@@ -406,7 +451,9 @@ end
 -- `value` with each masked secret in it replaced by what `known` holds at the same place.
 local function unmask(value, known, depth)
   if is_mask(value) then
-    if known ~= nil and known ~= null and type(known) ~= "table" and not is_mask(known) then
+    -- "" is what d:get gives for a value not known yet (a computed one during create).
+    if known ~= nil and known ~= null and known ~= "" and type(known) ~= "table"
+      and not is_mask(known) then
       return known
     end
     return value

@@ -87,14 +87,37 @@ local function type_name(collection, read)
   return schema.attribute_name(M.singular(last))
 end
 
+-- Whether an annotation leaves out the type `op` belongs to (x-terraform-exclude-resource).
+local function excluded(op)
+  return op ~= nil and op ~= false and op.operation["x-terraform-exclude-resource"] == true
+end
+
+-- The type name annotations give the first of `ops` that has one: Speakeasy's
+-- x-speakeasy-entity-operation ("Pet#create": pet) or x-terraform-resource-name.
+local function annotated_name(...)
+  for _, op in ipairs({ ... }) do
+    local operation = op.operation
+    local entity = operation["x-speakeasy-entity-operation"]
+    if type(entity) == "string" and entity:match("^[^#]+") then
+      return schema.attribute_name(entity:match("^[^#]+"))
+    end
+    if type(operation["x-terraform-resource-name"]) == "string" then
+      return schema.attribute_name(operation["x-terraform-resource-name"])
+    end
+  end
+  return nil
+end
+
 -- The operations of a description grouped as types: { resources = { name = plan },
 -- data_sources = { name = plan }, claimed = { [operation] = true } }, where a plan holds the
 -- operations one type is served by.
 function M.plan(doc)
   local by_path = {}
   for _, op in ipairs(doc:operations()) do
-    by_path[op.path] = by_path[op.path] or {}
-    by_path[op.path][op.method] = op
+    if op.operation["x-speakeasy-ignore"] ~= true then
+      by_path[op.path] = by_path[op.path] or {}
+      by_path[op.path][op.method] = op
+    end
   end
   local found = { resources = {}, data_sources = {}, claimed = {}, problems = {} }
   local function claim(kind, name, plan, where)
@@ -132,9 +155,12 @@ function M.plan(doc)
     local item = by_path[path]
     local collection, parameter = collection_of(path)
     local create = collection and by_path[collection] and by_path[collection].post
+    if excluded(create) or excluded(item.get) then
+      goto next_path
+    end
     if create and item.get then
       local filter = by_path[collection .. "/filter"]
-      claim("resources", type_name(collection, item.get), {
+      claim("resources", annotated_name(create, item.get) or type_name(collection, item.get), {
         collection = collection,
         item = item.get.path,  -- as written: "/zones/{id}/" keeps its slash
         id_parameter = parameter,
@@ -146,15 +172,33 @@ function M.plan(doc)
         },
       }, item.get.where)
     elseif collection and item.get then
-      claim("data_sources", type_name(collection, item.get), {
+      claim("data_sources", annotated_name(item.get) or type_name(collection, item.get), {
         collection = collection,
         item = item.get.path,  -- as written: "/zones/{id}/" keeps its slash
         id_parameter = parameter,
         operations = { read = item.get },
       }, item.get.where)
     end
+    ::next_path::
   end
   return found
+end
+
+-- The field of its answers that holds the id of an object of `plan`: the one the author's
+-- options name, else the one an annotation marks (x-terraform-id), else nil (see id_fields).
+function M.id_field(doc, plan, options)
+  if type(options) == "table" and options.id then
+    return options.id
+  end
+  local read = plan.operations.read
+  local depth = type(options) == "table" and options.depth or nil
+  for _, property in ipairs(schema.properties(doc, read.response, read.response_file, depth)
+    or {}) do
+    if property.holds_id then
+      return property.wire
+    end
+  end
+  return nil
 end
 
 -- The fields that may hold an object's id, in order: the one the author named, the one named
@@ -309,7 +353,7 @@ local function resource_attribute(tf, field, updatable, override)
   end
   -- A field the update does not take, or the one that holds the id (the object's URL changes
   -- with it), can change only by replacing the object.
-  if field.in_body and (not updatable or field.holds_id
+  if field.in_body and (not updatable or field.holds_id or shape.force_new
       or (field.in_update == nil and updatable == "partial")) then
     options.force_new = true
   end
@@ -469,7 +513,12 @@ end
 
 -- A tf.resource for `plan`, with the author's `options` (see tf.openapi.provider).
 function M.resource(tf, doc, plan, options, call)
-  options = options or {}
+  local given = options or {}
+  options = {}
+  for k, v in pairs(given) do
+    options[k] = v
+  end
+  options.id = M.id_field(doc, plan, given)
   local fields, parents = attributes_of(doc, plan, options.depth, options.id)
   local ops = plan.operations
   local updatable = ops.update and (ops.update.body and "partial" or true) or false

@@ -668,6 +668,10 @@ TEST_CASE("a secret the API answers masked keeps the value the plan or the state
       "********");
   CHECK(evaluate("require('luaform_openapi_schema').settled({ kind = 'string' }, '***', '***')") ==
         "***");
+  // "" is what d:get gives for a computed value not known yet: no value to keep.
+  CHECK(
+      evaluate("require('luaform_openapi_schema').settled({ kind = 'string' }, '********', '')") ==
+      "********");
   CHECK(evaluate("require('luaform_openapi_schema').holds_mask({ a = { b = '**' } })") == "false");
   CHECK(evaluate("require('luaform_openapi_schema').holds_mask({ a = { '***' } })") == "true");
 }
@@ -686,4 +690,97 @@ return tf.openapi.provider { document = "api.yaml", nesting = "deep" }
   dir.write("species.yaml", kSpecies);
   CHECK(all_text(dir.load()->load_diagnostics()).find("nesting must be a whole number of levels") !=
         std::string::npos);
+}
+
+TEST_CASE("Speakeasy's and terraform-provider-openapi's annotations are honoured") {
+  ProviderDir dir;
+  dir.write("provider.lua", kProvider);
+  dir.write("api.yaml", R"(openapi: 3.0.0
+info: {title: Shop, version: '1'}
+paths:
+  /orders:
+    post:
+      x-speakeasy-entity-operation: Purchase#create
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/Order'}}}
+      responses:
+        '201':
+          description: made
+          content: {application/json: {schema: {$ref: '#/components/schemas/Order'}}}
+  /orders/{order_id}:
+    parameters: [{name: order_id, in: path, required: true, schema: {type: string}}]
+    get:
+      responses:
+        '200':
+          description: one
+          content: {application/json: {schema: {$ref: '#/components/schemas/Order'}}}
+    put:
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/Order'}}}
+      responses: {'204': {description: changed}}
+    delete:
+      x-speakeasy-ignore: true
+      responses: {'204': {description: gone}}
+  /carts:
+    post:
+      x-terraform-exclude-resource: true
+      responses: {'201': {description: made}}
+  /carts/{cart_id}:
+    parameters: [{name: cart_id, in: path, required: true, schema: {type: string}}]
+    get:
+      responses: {'200': {description: one}}
+components:
+  schemas:
+    Order:
+      type: object
+      required: [item, code]
+      properties:
+        ref: {type: string, readOnly: true, x-terraform-id: true}
+        item: {type: string, x-speakeasy-param-force-new: true}
+        code: {type: string, x-speakeasy-param-optional: true}
+        note: {type: string, x-speakeasy-name-override: remark}
+        secret: {type: string, x-terraform-sensitive: true}
+        total: {type: number, x-speakeasy-param-readonly: true}
+        internal: {type: string, x-speakeasy-ignore: true}
+)");
+  // The id field an annotation marks, as the mapping finds it (named in a schema attribute).
+  dir.write("resource_probe.lua", R"(local tf = require("luaform")
+local document = require("luaform_openapi_document")
+local types = require("luaform_openapi_types")
+local doc = document.open("api.yaml")
+local plan = types.plan(doc).resources.purchase
+return tf.resource {
+  schema = {
+    ["id_in_" .. types.id_field(doc, plan)] = tf.string { optional = true },
+    ["deletes_" .. tostring(plan.operations.delete ~= nil)] = tf.string { optional = true },
+  },
+  create = function(d) d:set_id("x") end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& schema = logic->schema();
+  CHECK(schema.resources.at("test_probe").block.find_attribute("id_in_ref") != nullptr);
+  CHECK(schema.resources.at("test_probe").block.find_attribute("deletes_false") != nullptr);
+  // Named by its entity; the excluded type is neither a resource nor a data source.
+  REQUIRE(schema.resources.contains("test_purchase"));
+  CHECK_FALSE(schema.resources.contains("test_order"));
+  CHECK(schema.resources.at("test_purchase").has_update);
+  CHECK_FALSE(schema.resources.contains("test_cart"));
+  CHECK_FALSE(schema.data_sources.contains("test_cart"));
+  const engine::Block& block = schema.resources.at("test_purchase").block;
+  auto attribute = [&](const char* name) -> const engine::Attribute& {
+    const engine::Attribute* found = block.find_attribute(name);
+    REQUIRE_MESSAGE(found != nullptr, "test_purchase has no attribute " << name);
+    return *found;
+  };
+  CHECK(attribute("item").required);
+  CHECK(attribute("item").has_requires_replace_if);  // the PUT takes it; the annotation says no
+  CHECK_FALSE(attribute("remark").has_requires_replace_if);
+  CHECK((attribute("code").optional && !attribute("code").required));
+  CHECK(block.find_attribute("note") == nullptr);
+  CHECK(attribute("remark").optional);
+  CHECK(attribute("secret").sensitive);
+  CHECK((attribute("total").computed && !attribute("total").optional));
+  CHECK(block.find_attribute("internal") == nullptr);
 }
