@@ -394,7 +394,10 @@ nlohmann::json to_json(lua_State* L, int index, const std::string& where, Native
         continue;
       }
     } else if (lua_next(L, table.index) != 0) {
-      table.key = lua_tostring(L, -2);
+      // With its length: a key may hold a NUL ("\u0000" in the JSON it was decoded from).
+      size_t key_size = 0;
+      const char* key = lua_tolstring(L, -2, &key_size);
+      table.key.assign(key, key_size);
       std::string member = table.where + "." + table.key;
       memory.add(node_bytes(table.key.size()) + 32);  // the key and the map's node
       done = start_json(L, lua_gettop(L), std::move(member), open, memory);

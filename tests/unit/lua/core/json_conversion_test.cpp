@@ -72,6 +72,9 @@ TEST_CASE("json.encode sorts keys, tells arrays from objects, and names the path
   CHECK(evaluate("tf.json.encode(0.5) .. ' ' .. tf.json.encode(9007199254740993)") ==
         "0.5 9007199254740993");
   CHECK(evaluate("tf.json.encode('caf\\u{e9} \"q\"\\n')") == R"("café \"q\"\n")");
+  // A key holding a zero byte keeps it: it was cut there, and the object lost a member's name.
+  CHECK(evaluate(R"(tf.json.encode(tf.json.decode('{"a\\u0000b": 1, "a": 2}')))") ==
+        R"({"a":2,"a\u0000b":1})");
   const std::string text = R"({"a":[1,{"b":null}],"s":"x"})";
   CHECK(evaluate("tf.json.encode(tf.json.decode('" + text + "'))") == text);
 
