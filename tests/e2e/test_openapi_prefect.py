@@ -176,12 +176,42 @@ def secret_block(prefect) -> tuple[str, str]:
     return type_id, schemas[0]["id"]
 
 
+def collision_options(tofu, strategy: str) -> str:
+    """An object in a property: a nested attribute over protocol 6, its JSON over protocol 5."""
+    options = f'{{ collision_strategy = "{strategy}" }}'
+    return f"jsonencode({options})" if tofu.protocol == 5 else options
+
+
+def deployment_config(names: dict, flow_id: str, pool: str, description: str,
+                      options: str) -> str:
+    return f"""
+resource "prefect_deployment" "d" {{
+  name           = "{names['deployment']}"
+  flow_id        = {flow_id}
+  work_pool_name = {pool}
+  entrypoint     = "flows.py:hello"
+  description    = "{description}"
+  parameters     = jsonencode({{ who = "world", times = 2 }})
+  tags           = ["etl"]
+
+  concurrency_options = {options}
+}}
+"""
+
+
+def block_document_config(names: dict, ids: tuple[str, str], secret: str) -> str:
+    return f"""
+resource "prefect_block_document" "token" {{
+  name            = "{names['block']}"
+  block_type_id   = "{ids[0]}"
+  block_schema_id = "{ids[1]}"
+  data            = jsonencode({{ value = "{secret}" }})
+}}
+"""
+
+
 def deployment_and_block(tofu, names: dict, ids: tuple[str, str], description: str,
                          secret: str, strategy: str = "ENQUEUE") -> str:
-    # An object in a property: a nested attribute over protocol 6, its JSON over protocol 5.
-    options = f'{{ collision_strategy = "{strategy}" }}'
-    if tofu.protocol == 5:
-        options = f"jsonencode({options})"
     return f"""
 resource "prefect_flow" "f" {{
   name = "{names['flow']}"
@@ -191,26 +221,9 @@ resource "prefect_work_pool" "pool" {{
   name = "{names['pool']}"
   type = "process"
 }}
-
-resource "prefect_deployment" "d" {{
-  name           = "{names['deployment']}"
-  flow_id        = prefect_flow.f.id
-  work_pool_name = prefect_work_pool.pool.name
-  entrypoint     = "flows.py:hello"
-  description    = "{description}"
-  parameters     = jsonencode({{ who = "world", times = 2 }})
-  tags           = ["etl"]
-
-  concurrency_options = {options}
-}}
-
-resource "prefect_block_document" "token" {{
-  name            = "{names['block']}"
-  block_type_id   = "{ids[0]}"
-  block_schema_id = "{ids[1]}"
-  data            = jsonencode({{ value = "{secret}" }})
-}}
-"""
+""" + deployment_config(names, "prefect_flow.f.id", "prefect_work_pool.pool.name", description,
+                        collision_options(tofu, strategy)) \
+        + block_document_config(names, ids, secret)
 
 
 def test_deployments_and_secret_blocks_settle_update_and_import(make_tofu, test_provider,
@@ -268,28 +281,10 @@ def test_deployments_and_secret_blocks_settle_update_and_import(make_tofu, test_
     # Imported by id: the deployment plans nothing; the block document, whose secret the
     # server shows to nobody, plans to send it once.
     other = make_tofu({"prefect": provider}, name="imported")
-    options = '{ collision_strategy = "CANCEL_NEW" }'
-    options = f"jsonencode({options})" if tofu.protocol == 5 else options
-    other.write(config(prefect, f"""
-resource "prefect_deployment" "d" {{
-  name           = "{names['deployment']}"
-  flow_id        = "{deployment['flow_id']}"
-  work_pool_name = "{names['pool']}"
-  entrypoint     = "flows.py:hello"
-  description    = "second"
-  parameters     = jsonencode({{ who = "world", times = 2 }})
-  tags           = ["etl"]
-
-  concurrency_options = {options}
-}}
-
-resource "prefect_block_document" "token" {{
-  name            = "{names['block']}"
-  block_type_id   = "{ids[0]}"
-  block_schema_id = "{ids[1]}"
-  data            = jsonencode({{ value = "tok-4711-second" }})
-}}
-"""))
+    other.write(config(prefect, deployment_config(
+        names, f'"{deployment["flow_id"]}"', f'"{names["pool"]}"', "second",
+        collision_options(tofu, "CANCEL_NEW")) + block_document_config(names, ids,
+                                                                       "tok-4711-second")))
     other.run("import", "prefect_deployment.d", deployment["id"])
     other.run("import", "prefect_block_document.token", block_id)
     code, plan = other.plan()
