@@ -134,6 +134,8 @@ int serve(const PendingService& service, const ServeOptions& options) {
               << env_or_empty("PLUGIN_PROTOCOL_VERSIONS") << ", luaform speaks " << ours << "\n";
     return 1;
   }
+  // Before the server starts: an RPC may start the load before serve() does.
+  service.serve_over(version);
 
   std::string error;
   PluginServerConfig config;
@@ -199,7 +201,7 @@ int serve(const PendingService& service, const ServeOptions& options) {
   }
   // Loading the scripts after the handshake, not before, keeps it off the CLI's wait for the
   // plugin to start: the CLI connects meanwhile, and an early RPC waits for the load.
-  service.start(version);
+  service.start();
 
   // The CLI gone without a word (killed): nobody will call Shutdown, so the process ends itself
   // rather than serve, or spin in a script, forever.

@@ -34,9 +34,14 @@ PendingService PendingService::ready(std::shared_ptr<engine::ProviderService> se
   return PendingService(std::move(state));
 }
 
-void PendingService::start(int protocol_version) const {
+void PendingService::serve_over(int protocol_version) const {
+  load_->protocol_version = protocol_version;
+}
+
+void PendingService::start() const {
   Load* load = load_.get();
-  std::call_once(load->started, [load, protocol_version] {
+  std::call_once(load->started, [load] {
+    const int protocol_version = load->protocol_version;
     // The thread gets the plain pointer: the Load it fills joins it before going away.
     load->thread = std::thread([load, protocol_version] {
       try {

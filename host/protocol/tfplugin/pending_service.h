@@ -4,6 +4,7 @@
 // waits here for them.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
@@ -16,8 +17,7 @@ namespace luaform::protocol {
 
 class PendingService {
  public:
-  // Given the protocol version the service is served with (5 or 6; 0 when an RPC needed the
-  // service before start() said).
+  // Given the protocol version the service is served with (5 or 6; 0 when none was said).
   using Loader = std::function<std::shared_ptr<engine::ProviderService>(int protocol_version)>;
 
   // A service that `load` makes on a thread of its own once start() is called (or an RPC
@@ -27,8 +27,11 @@ class PendingService {
   // A service that is already loaded (the unit tests' servers).
   static PendingService ready(std::shared_ptr<engine::ProviderService> service);
 
-  // Starts loading for `protocol_version`, once; later calls do nothing.
-  void start(int protocol_version = 0) const;
+  // The protocol version the loader is given. Said before the server can take an RPC: an
+  // RPC that arrives first starts the load itself.
+  void serve_over(int protocol_version) const;
+  // Starts loading, once; later calls do nothing.
+  void start() const;
   // The service, once loaded (starting the load if nobody has); rethrows what the loader
   // threw. Blocks only while loading.
   engine::wire::WireService& get() const;
@@ -43,6 +46,7 @@ class PendingService {
   struct Load {
     Loader loader;
     std::function<void()> stop;  // empty for a service that was ready
+    std::atomic<int> protocol_version{0};
     std::once_flag started;
     // The service behind the wire layer, which decodes and encodes the RPCs' values.
     std::promise<std::shared_ptr<engine::wire::WireService>> promise;

@@ -1,6 +1,7 @@
 #include "host/protocol/goplugin/plugin_server.h"
 
 #include <doctest/doctest.h>
+#include <atomic>
 
 #include <chrono>
 #include <future>
@@ -147,13 +148,25 @@ TEST_CASE("a deferred provider loads when started, before any RPC asks for it") 
     return testing::file_provider();
   });
   CHECK(done.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
-  service.start(5);
-  service.start(6);  // a second start is harmless
+  service.serve_over(5);
+  service.start();
+  service.start();  // a second start is harmless
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   CHECK(done.get() == 5);  // the loader learns the protocol it is served with
   const auto answer = service->engine().get_provider_schema();
   REQUIRE(answer.schema != nullptr);
   CHECK(answer.schema->resources.count("test_file") == 1);
+}
+
+TEST_CASE("an RPC that starts the load itself gives the loader the protocol said before") {
+  std::atomic<int> seen{-1};
+  PendingService service = PendingService::deferred([&seen](int protocol_version) {
+    seen = protocol_version;
+    return testing::file_provider();
+  });
+  service.serve_over(6);
+  CHECK(service->engine().get_provider_schema().schema != nullptr);  // no start() before
+  CHECK(seen == 6);
 }
 
 TEST_CASE("a provider that fails to load answers every RPC with an error saying why") {
