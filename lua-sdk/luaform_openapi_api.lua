@@ -20,6 +20,7 @@
 local json = require("luaform_json")
 local paths = require("luaform_paths")
 local document = require("luaform_openapi_document")
+local schema = require("luaform_openapi_schema")
 local sorted_keys = require("luaform_check").sorted_keys
 
 local null = json.null
@@ -154,50 +155,22 @@ local function placed_parameters(op, given)
   return placed
 end
 
--- The one schema of `node` that is not null when it says "X or null", whether it allows null,
--- and the name its `$ref` gives it; nil for a node of several alternatives (which the check
--- leaves alone).
+-- The one schema of `node` that is not null when it says "X or null" (resolved), whether it
+-- allows null, and the name its `$ref` gives it; nil for a node of several alternatives
+-- (which the check leaves alone).
 local function alternative_of(doc, node, file, name)
-  local alternatives = node.anyOf or node.oneOf
-  if type(alternatives) ~= "table" then
+  if type(node.anyOf or node.oneOf) ~= "table" then
     return node, file, node.nullable == true, name
   end
-  local kept, kept_file, kept_name
-  for _, alternative in ipairs(alternatives) do
-    local resolved, resolved_file = doc:resolve(alternative, file)
-    if type(resolved) ~= "table" then
-      return nil
-    end
-    if resolved.type ~= "null" then
-      if kept ~= nil then
-        return nil
-      end
-      kept, kept_file, kept_name = resolved, resolved_file, document.ref_name(alternative)
-    end
-  end
-  if kept == nil then
+  local alternative = schema.nullable_alternative(doc, node, file)
+  if alternative == nil then
     return nil
   end
-  return kept, kept_file, true, kept_name
-end
-
--- The type a node states, and whether it allows null (3.1's ["string", "null"]).
-local function stated(node)
-  local t = node.type
-  if type(t) ~= "table" then
-    return t, false
+  local resolved, resolved_file = doc:resolve(alternative, file)
+  if type(resolved) ~= "table" then
+    return nil
   end
-  local single, nullable = nil, false
-  for _, name in ipairs(t) do
-    if name == "null" then
-      nullable = true
-    elseif single ~= nil then
-      return nil, nullable
-    else
-      single = name
-    end
-  end
-  return single, nullable
+  return resolved, resolved_file, true, document.ref_name(alternative)
 end
 
 -- The properties an object node states (allOf's parts together), and whether it takes others.
@@ -290,7 +263,7 @@ check_value = function(doc, node, file, value, where, depth)
   if node == nil then
     return nil
   end
-  local t, null_too = stated(node)
+  local t, null_too = schema.stated_type(node)
   if value == null then
     if nullable or null_too or t == nil then
       return nil

@@ -95,7 +95,7 @@ end
 
 -- anyOf / oneOf / type lists that say "X or null" (OpenAPI 3.1's way of writing nullable):
 -- the X, nullable. Nil when the alternatives are more than that.
-local function nullable_alternative(doc, node, file)
+function M.nullable_alternative(doc, node, file)
   local alternatives = node.anyOf or node.oneOf
   if type(alternatives) ~= "table" then
     return nil
@@ -117,7 +117,7 @@ end
 
 -- The single type a node states: "string", "integer", ..., with 3.1's ["string", "null"]
 -- read as a nullable string. Nil when it states none.
-local function stated_type(node)
+function M.stated_type(node)
   local t = node.type
   if type(t) == "table" then
     local single, nullable = nil, false
@@ -182,7 +182,7 @@ function M.shape(doc, node, file, depth, nest)
       return copy_facets({ kind = "json", cut = true }, node)
     end
   end
-  local alternative = nullable_alternative(doc, node, file)
+  local alternative = M.nullable_alternative(doc, node, file)
   if alternative ~= nil then
     local shape = M.shape(doc, alternative, file, depth, nest)
     shape.nullable = true
@@ -195,7 +195,7 @@ function M.shape(doc, node, file, depth, nest)
   if type(node.allOf) == "table" then
     node = merged_all_of(doc, node, file, depth)
   end
-  local t, nullable = stated_type(node)
+  local t, nullable = M.stated_type(node)
   if t == nil and type(node.properties) == "table" and next(node.properties) ~= nil then
     t = "object"
   end
