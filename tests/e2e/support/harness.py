@@ -217,8 +217,14 @@ class Tofu:
                 interesting = [line for line in f.read().decode(errors="replace").splitlines()
                                if PLUGIN_LOG_LINE.search(line)]
             log_tail = "\n".join(interesting[-40:])
+        # stderr (where the CLI's errors are) comes first and stdout is cut to its end: a CI
+        # report keeps only the head and tail of a failure, and a destroy's plan once pushed the
+        # error out of both.
+        stdout = result.stdout
+        if len(stdout) > 4000:
+            stdout = "[... " + str(len(stdout) - 4000) + " characters before]\n" + stdout[-4000:]
         return (f"`{' '.join(result.args)}` in {self.workdir}: {problem}\n"
-                f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}\n"
+                f"--- stderr ---\n{result.stderr}\n--- stdout ---\n{stdout}\n"
                 f"--- provider/plugin lines of {self.log} ---\n{log_tail}")
 
     def check_no_sanitizer_report(self, log_start: int, result) -> None:
