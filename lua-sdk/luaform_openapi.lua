@@ -34,7 +34,7 @@ local OPTIONS = {
 }
 local TYPE_OPTIONS = {
   attributes = true, id = true, gone = true, depth = true, create = true, read = true,
-  update = true, delete = true, import = true, timeouts = true,
+  update = true, delete = true, import = true, timeouts = true, read_after_write = true,
 }
 
 local function option_error(message)

@@ -443,8 +443,20 @@ local function created_id(object, response, plan, id_field)
     response.status, plan.id_parameter or "id"), 0)
 end
 
--- The hooks of a resource served by `plan`'s operations through `call`.
-local function resource_hooks(plan, fields, parents, options, call)
+-- Whether `op` answers with the object itself: a 200 or 201 stated with the very schema the
+-- read answers with. Its answer is then recorded as a read's would be and no GET follows it;
+-- any other answer (202, 204, only a Location, another schema) is read back.
+local function answers_object(doc, op, read)
+  if not (op and op.response and read.response) or (op.status ~= "200" and op.status ~= "201") then
+    return false
+  end
+  local answered = doc:resolve(op.response, op.response_file)
+  return type(answered) == "table" and answered == doc:resolve(read.response, read.response_file)
+end
+
+-- The hooks of a resource served by `plan`'s operations through `call`; `answered` says which
+-- writes answer with the object (answers_object), as { create = bool, update = bool }.
+local function resource_hooks(plan, fields, parents, options, call, answered)
   local ops = plan.operations
   local gone = options.gone or { 404 }
   local function parameters(d, with_id)
@@ -472,14 +484,22 @@ local function resource_hooks(plan, fields, parents, options, call)
     local object, response = call(client, ops.create, parameters(d, false),
       body_of(d, fields, "in_body"))
     d:set_id(created_id(object, response, plan, options.id))
-    -- Read back: a 201 with only a Location, a 204 or a partial object says too little, and
-    -- what the server keeps is what the next plan compares with.
-    hooks.read(d, client)
+    -- Read back unless the answer is the object: a 201 with only a Location, a 204 or another
+    -- schema says too little, and what the server keeps is what the next plan compares with.
+    if answered.create and type(object) == "table" then
+      record(d, fields, object)
+    else
+      hooks.read(d, client)
+    end
   end
   if ops.update then
     hooks.update = function(d, client)
-      call(client, ops.update, parameters(d, true), body_of(d, fields, "in_update"))
-      hooks.read(d, client)
+      local object = call(client, ops.update, parameters(d, true), body_of(d, fields, "in_update"))
+      if answered.update and type(object) == "table" then
+        record(d, fields, object)
+      else
+        hooks.read(d, client)
+      end
     end
   end
   hooks.delete = function(d, client)
@@ -548,7 +568,11 @@ function M.resource(tf, doc, plan, options, call)
       required_for_import = true, description = "The " .. parent .. " (a path parameter)",
     }
   end
-  local hooks = resource_hooks(plan, fields, parents, options, call)
+  local read_back = options.read_after_write == true
+  local hooks = resource_hooks(plan, fields, parents, options, call, {
+    create = not read_back and answers_object(doc, ops.create, ops.read),
+    update = not read_back and answers_object(doc, ops.update, ops.read),
+  })
   local description = ops.read.operation.description or ops.read.operation.summary
   local definition = {
     description = type(description) == "string" and description or nil,

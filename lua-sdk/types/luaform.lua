@@ -598,7 +598,7 @@ local OpenApi = {}
 function OpenApi:call(operation_id, parameters, body, options) end
 
 --- Per type, what the description cannot say.
----@class (exact) luaform.OpenApiTypeOptions : { attributes?: any, id?: any, gone?: any, depth?: any, create?: any, read?: any, update?: any, delete?: any, import?: any, timeouts?: any, [string]: nil }
+---@class (exact) luaform.OpenApiTypeOptions : { attributes?: any, id?: any, gone?: any, depth?: any, create?: any, read?: any, update?: any, delete?: any, import?: any, timeouts?: any, read_after_write?: any, [string]: nil }
 ---@field attributes? table<string, table|false> options merged into each attribute's; false leaves one out
 ---@field id? string the field of the create's answer that holds the id
 ---@field gone? integer[] statuses of a read or delete that mean the object is gone ({ 404 })
@@ -609,6 +609,7 @@ function OpenApi:call(operation_id, parameters, body, options) end
 ---@field delete? fun(d: luaform.ResourceData, api: luaform.OpenApi) in place of the mapped delete
 ---@field import? fun(d: luaform.ResourceData, api: luaform.OpenApi)|luaform.Importer in place of the mapped import
 ---@field timeouts? table<string, luaform.Duration>
+---@field read_after_write? boolean read the object back after a create or update even when the write answers with it
 
 --- The options of `tf.openapi.provider`.
 ---@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, nesting?: any, [string]: nil }

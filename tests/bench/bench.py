@@ -4,20 +4,22 @@ tests/bench/run.sh, which builds what it needs; run it directly only with every 
 import argparse
 import json
 import math
+import os
 import sys
 import time
 
 import cli_scenarios
+import openapi_scenarios
 import rpc_scenarios
 import subjects
 from report import Row, ratio, table
 
 FULL = {"types": [1, 200, 1000], "cold_repeat": 15, "calls": 5000, "concurrency": [1, 10],
         "many": [1000, 10000], "sleepers": 100, "rest": 1000, "bigset": [1000, 10000],
-        "bigset_repeat": 7, "bigset_timeout": 120}
+        "bigset_repeat": 7, "bigset_timeout": 120, "openapi_calls": 1000}
 QUICK = {"types": [1, 200, 1000], "cold_repeat": 3, "calls": 500, "concurrency": [1, 10],
          "many": [100, 1000], "sleepers": 20, "rest": 100, "bigset": [100, 1000],
-         "bigset_repeat": 2, "bigset_timeout": 30}
+         "bigset_repeat": 2, "bigset_timeout": 30, "openapi_calls": 200}
 
 
 def values(results, key_of, pick):
@@ -176,12 +178,39 @@ def bigset_rows(results, sizes):
     return rows
 
 
+OPENAPI_SUBJECTS = (("mapped", "mapped"), ("scripts", "scripts"))
+
+
+def openapi_rows(cold, calls):
+    """Issue 40's targets: GitHub's description to its schema answer within 2x of the same
+    types as scripts and under a second; a mapped type's Plan and Apply within 1.1x of the
+    script's provider CPU."""
+    pick = (lambda key, scale=1: {n: cold[n][key] / scale for n in ("mapped", "scripts")})
+    scenario = f"7 GitHub's description, {cold['mapped']['types']} resource types"
+    schema = pick("schema_ms_p50")
+    rows = [Row(scenario, "exec to handshake p50", "ms", pick("handshake_ms_p50")),
+            Row(scenario, "exec to schema answer p50", "ms", schema, "<= 2x scripts",
+                schema["mapped"] <= 2 * schema["scripts"],
+                more_targets=[("< 1 s", schema["mapped"] < 1000)]),
+            Row(scenario, "peak RSS", "MiB", pick("rss_kib_max", 1024))]
+    for rpc in ("plan", "apply"):
+        cpu = {n: calls[n][rpc] for n in ("mapped", "scripts")}
+        rows.append(Row(f"7 one type, {rpc.capitalize()}ResourceChange", "provider CPU per call",
+                        "us", cpu, "<= 1.1x scripts", cpu["mapped"] <= 1.1 * cpu["scripts"]))
+    rows.append(Row("7 one type, ApplyResourceChange", "HTTP requests per create", "req",
+                    {n: calls[n]["requests_per_apply"] for n in ("mapped", "scripts")}))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     for name in ("host", "peer", "echo", "client", "tofu"):
         parser.add_argument(f"--{name}", required=True)
+    parser.add_argument("--cache", default=os.environ.get("LUAFORM_CACHE",
+                                                          os.path.expanduser("~/.cache/luaform")),
+                        help="where scenario 7 keeps GitHub's description")
     parser.add_argument("--quick", action="store_true", help="small sizes, to try the harness")
-    parser.add_argument("--only", default="1,2,3,4,5,6", help="scenarios to run, as 1,3,6")
+    parser.add_argument("--only", default="1,2,3,4,5,6,7", help="scenarios to run, as 1,3,6")
     parser.add_argument("--json", help="also write the raw figures to this file")
     args = parser.parse_args()
     sizes = QUICK if args.quick else FULL
@@ -189,16 +218,16 @@ def main():
 
     lua, peer, floor = (subjects.luaform(args.host), subjects.peer(args.peer),
                         subjects.floor(args.echo))
-    rows, raw = [], {}
+    rows, raw, openapi = [], {}, []
 
-    def scenario(number, title, run):
+    def scenario(number, title, run, table_rows=rows):
         if number not in only:
             return
         print(f"scenario {number}: {title} ...", file=sys.stderr, flush=True)
         started = time.monotonic()
         results, made = run()
         raw[number] = {repr(k): v for k, v in results.items()}
-        rows.extend(made)
+        table_rows.extend(made)
         print(f"scenario {number}: {time.monotonic() - started:.0f} s", file=sys.stderr,
               flush=True)
 
@@ -234,9 +263,21 @@ def main():
     scenario(3, "tofu apply and plan of many resources", many)
     scenario(4, "slow creates in parallel", sleepers)
     scenario(5, "REST creates", rest)
-    scenario(6, "big sets", bigsets)
+    def mapped():
+        cold = openapi_scenarios.cold_start(args.client, args.host, args.cache,
+                                            sizes["cold_repeat"])
+        calls = openapi_scenarios.call_costs(args.client, args.host, sizes["openapi_calls"])
+        return {"cold": cold, "calls": calls}, openapi_rows(cold, calls)
 
-    print(table(rows))
+    scenario(6, "big sets", bigsets)
+    scenario(7, "a provider from an OpenAPI description beside scripts", mapped, openapi)
+
+    if rows:
+        print(table(rows))
+    if openapi:
+        print("\n" if rows else "", end="")
+        print(table(openapi, OPENAPI_SUBJECTS))
+    rows = rows + openapi
     checks = [(row, target, met) for row in rows for target, met in row.targets()]
     missed = [f"{row.scenario}: {row.metric} ({target})" for row, target, met in checks
               if not met]

@@ -46,20 +46,26 @@ def _ratio(value):
     return "—" if value is None else f"{value:.2f}x"
 
 
-def table(rows):
-    header = ["scenario", "figure", "luaform", "Go peer", "floor", "lua/peer", "lua/floor",
-              "target"]
+# The columns of the main table: each subject's key in Row.values and its heading. A table of
+# other subjects (scenario 7: a mapped provider beside scripts) names its own.
+SUBJECTS = (("luaform", "luaform"), ("peer", "Go peer"), ("floor", "floor"))
+SHORT = {"luaform": "lua"}
+
+
+def table(rows, subjects=SUBJECTS):
+    keys = [key for key, _ in subjects]
+    first = SHORT.get(keys[0], keys[0])
+    header = (["scenario", "figure"] + [label for _, label in subjects]
+              + [f"{first}/{SHORT.get(k, k)}" for k in keys[1:]] + ["target"])
     lines = [header]
     for row in rows:
-        lua, peer, floor = (row.values.get(k) for k in ("luaform", "peer", "floor"))
-        numeric = all(isinstance(v, (int, float)) or v is None for v in (lua, peer, floor))
+        figures = [row.values.get(k) for k in keys]
+        numeric = all(isinstance(v, (int, float)) or v is None for v in figures)
         verdicts = "; ".join(f"{target} {'ok' if met else 'MISSED'}"
                              for target, met in row.targets())
-        lines.append([row.scenario, row.metric, _number(lua, row.unit), _number(peer, row.unit),
-                      _number(floor, row.unit),
-                      _ratio(ratio(lua, peer)) if numeric else "—",
-                      _ratio(ratio(lua, floor)) if numeric else "—",
-                      verdicts or row.target])
+        lines.append([row.scenario, row.metric] + [_number(v, row.unit) for v in figures]
+                     + [_ratio(ratio(figures[0], v)) if numeric else "—" for v in figures[1:]]
+                     + [verdicts or row.target])
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     out = []
     for index, line in enumerate(lines):

@@ -24,9 +24,10 @@ class Subject:
         return env
 
 
-def luaform(host, provider_dir=LUA_PROVIDER):
+def luaform(host, provider_dir=LUA_PROVIDER, provider_name="bench"):
     return Subject("luaform", [str(host)],
-                   {"LUAFORM_PROVIDER_DIR": str(provider_dir), "LUAFORM_PROVIDER_NAME": "bench"},
+                   {"LUAFORM_PROVIDER_DIR": str(provider_dir),
+                    "LUAFORM_PROVIDER_NAME": provider_name},
                    "--debug")
 
 
