@@ -291,7 +291,7 @@ if wants lint; then
   # .luacheckrc, named for luacheck to read, is checked as a configuration.
   if luacheck --no-color --exclude-files 'tests/e2e/providers/badsyntax/*' \
     --exclude-files 'tests/e2e/providers/partial/resource_typo.lua' \
-    -- lua-sdk providers tests/e2e/providers tests/bench/provider host/commands/scaffold \
+    -- lua-sdk providers tests/e2e/providers tests/bench/provider tests/bench/openapi_provider host/commands/scaffold \
     host/commands/scaffold/.luacheckrc; then
     pass luacheck
   else

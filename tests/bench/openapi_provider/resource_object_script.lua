@@ -32,7 +32,9 @@ return tf.resource {
     b1 = tf.bool { optional = true, computed = true },
     b2 = tf.bool { optional = true, computed = true },
   },
-  identity = { schema = { id = tf.string { required_for_import = true, description = "The object's id" } } },
+  identity = {
+    schema = { id = tf.string { required_for_import = true, description = "The object's id" } },
+  },
   create = function(d, api)
     local object = api.http:post("/objects", body_of(d))
     d:set_id(object.id)
