@@ -158,6 +158,129 @@ void push(lua_State* L, const nlohmann::json& root, NullAs null_as) {
   }
 }
 
+// Builds the Lua values of a JSON text straight from the parser's events, with no document in
+// between: a large description (GitHub's is 13 MB) as a document first took several times its
+// size and the time to build and walk it. Each open container is a table on the Lua stack (an
+// object's key above it while its member is parsed). Lua's errors are C++ exceptions in this
+// build (lua5.4-c++), so one raised by a full memory limit unwinds the parser cleanly.
+class LuaBuilder {
+ public:
+  LuaBuilder(lua_State* L, NullAs null_as, std::string what)
+      : L_(L), null_as_(null_as), what_(std::move(what)) {}
+
+  bool null() {
+    if (null_as_ == NullAs::Sentinel) {
+      push_null_sentinel(L_);
+      return added();
+    }
+    if (open_.empty() || open_.back().array) {
+      if (open_.empty()) {
+        lua_pushnil(L_);
+        return true;
+      }
+      throw std::runtime_error("a list holds a null element, which a Lua table cannot hold");
+    }
+    lua_pop(L_, 1);  // the member's key: an absent member
+    return true;
+  }
+  bool boolean(bool value) {
+    lua_pushboolean(L_, value ? 1 : 0);
+    return added();
+  }
+  bool number_integer(int64_t value) {
+    lua_pushinteger(L_, value);
+    return added();
+  }
+  bool number_unsigned(uint64_t value) {
+    if (value <= static_cast<uint64_t>(INT64_MAX)) {
+      lua_pushinteger(L_, static_cast<lua_Integer>(value));
+    } else {
+      lua_pushnumber(L_, static_cast<lua_Number>(value));
+    }
+    return added();
+  }
+  bool number_float(double value, const std::string& /*text*/) {
+    lua_pushnumber(L_, value);
+    return added();
+  }
+  bool string(std::string& value) {
+    lua_pushlstring(L_, value.data(), value.size());
+    return added();
+  }
+  bool binary(nlohmann::json::binary_t& /*value*/) {
+    throw std::runtime_error("binary values have no JSON form");
+  }
+  bool start_object(size_t /*elements*/) { return opened(false); }
+  bool key(std::string& name) {
+    lua_pushlstring(L_, name.data(), name.size());
+    return true;
+  }
+  bool end_object() { return closed(); }
+  bool start_array(size_t /*elements*/) { return opened(true); }
+  bool end_array() {
+    // An empty array is marked, so that encoding it again gives [] rather than {}.
+    if (open_.back().position == 0 && null_as_ == NullAs::Sentinel) mark_as_array(L_, -1);
+    return closed();
+  }
+  bool parse_error(size_t /*position*/, const std::string& /*token*/,
+                   const nlohmann::detail::exception& error) {
+    error_ = error.what();
+    return false;
+  }
+
+  // nlohmann's message of the error that stopped the parse ("[json.exception.parse_error.101]
+  // parse error at line 1, column 5: ..."), empty when none did.
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Open {
+    bool array = false;
+    lua_Integer position = 0;  // arrays: the elements set so far
+  };
+
+  bool opened(bool array) {
+    if (open_.size() >= kMaxDepth || !lua_checkstack(L_, 3)) {
+      throw std::runtime_error(too_deep(what_));
+    }
+    lua_createtable(L_, 0, 0);
+    open_.push_back({array, 0});
+    return true;
+  }
+  bool closed() {
+    open_.pop_back();
+    return added();
+  }
+  // Sets the value on top of the stack into the open container below it (below its key, for
+  // an object); the root stays on the stack.
+  bool added() {
+    check_memory_limit(L_, what_);
+    if (open_.empty()) return true;
+    Open& parent = open_.back();
+    if (parent.array) {
+      lua_rawseti(L_, -2, ++parent.position);
+    } else {
+      lua_rawset(L_, -3);
+    }
+    return true;
+  }
+
+  lua_State* L_;
+  NullAs null_as_;
+  std::string what_;
+  std::vector<Open> open_;
+  std::string error_;
+};
+
+// Pushes the value of JSON `text`, `what` naming it in a nesting error; returns nlohmann's
+// message when the text is not JSON (the stack then holds what was built, for the caller's
+// error to discard), empty when it pushed the value.
+std::string push_parsed(lua_State* L, std::string_view text, NullAs null_as,
+                        const std::string& what) {
+  LuaBuilder builder(L, null_as, what);
+  if (nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) return {};
+  return builder.error().empty() ? what + ": not valid JSON" : builder.error();
+}
+
 // What the document parsed from `size` bytes of `text` will take in memory, and how deeply it
 // nests, from one pass over the text (nlohmann's own parse callback cannot count it: with a
 // callback, its parser rescans an array at the end of every object in it, which is quadratic).
@@ -251,19 +374,12 @@ nlohmann::json parse_counted(NativeMemory& memory, const std::string& what, cons
 int decode(lua_State* L) {
   size_t size = 0;
   const char* text = luaL_checklstring(L, 1, &size);
-  nlohmann::json j;
-  try {
-    NativeMemory memory(L, "json.decode");
-    j = parse_counted(memory, "json.decode", text, size, true);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
-    std::string why = e.what();
-    const auto at = why.find("] ");
-    if (at != std::string::npos) why = why.substr(at + 2);
-    throw std::runtime_error("json.decode: not valid JSON: " + why);
-  }
-  push(L, j, NullAs::Sentinel);
-  return 1;
+  std::string why = push_parsed(L, {text, size}, NullAs::Sentinel, "json.decode");
+  if (why.empty()) return 1;
+  // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 1, ...".
+  const auto at = why.find("] ");
+  if (at != std::string::npos) why = why.substr(at + 2);
+  throw std::runtime_error("json.decode: not valid JSON: " + why);
 }
 
 [[noreturn]] void unusable_key(const std::string& where, const std::string& key_type) {
@@ -463,21 +579,15 @@ void push_json_document(lua_State* L, const nlohmann::json& document) {
   push(L, document, NullAs::Sentinel);
 }
 
-nlohmann::json parse_json_document(lua_State* L, const std::string& what, std::string_view text) {
-  NativeMemory memory(L, what);
-  try {
-    return parse_counted(memory, what, text.data(), text.size(), true);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::runtime_error(what + " is not valid JSON: " + e.what());
-  }
+void push_json_text(lua_State* L, const std::string& what, std::string_view text) {
+  const std::string why = push_parsed(L, text, NullAs::Sentinel, what);
+  if (!why.empty()) throw std::runtime_error(what + " is not valid JSON: " + why);
 }
 
 void push_json(lua_State* L, const std::string& text) {
-  NativeMemory memory(L, "reading the stored state");
-  nlohmann::json j =
-      parse_counted(memory, "reading the stored state", text.data(), text.size(), false);
-  if (j.is_discarded()) throw std::runtime_error("the stored state is not valid JSON");
-  push(L, j, NullAs::Absent);
+  if (!push_parsed(L, text, NullAs::Absent, "reading the stored state").empty()) {
+    throw std::runtime_error("the stored state is not valid JSON");
+  }
 }
 
 namespace {

@@ -18,9 +18,10 @@ void push_json(lua_State* L, const std::string& text);
 // read from other notations that nlohmann::json holds too (YAML descriptions).
 void push_json_document(lua_State* L, const nlohmann::json& document);
 
-// Parses JSON `text` bounded and counted as `decode` does, `what` naming it in errors; throws
+// Pushes the value of JSON `text` as `decode` does (bounded in depth; what it builds counts
+// against the state's memory limit as any Lua value does), `what` naming it in errors; throws
 // std::runtime_error saying where the text stops being JSON.
-nlohmann::json parse_json_document(lua_State* L, const std::string& what, std::string_view text);
+void push_json_text(lua_State* L, const std::string& what, std::string_view text);
 
 // Members of a JSON object kept as text (a resource's private data), `what` naming it in
 // errors. push_json_member pushes member `key` (nil when absent; an empty document has none);

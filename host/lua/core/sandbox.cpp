@@ -434,6 +434,15 @@ std::optional<std::string> limit_reached(lua_State* L) {
   return std::nullopt;
 }
 
+void check_memory_limit(lua_State* L, const std::string& what) {
+  const RunLimits* limits = run_limits(L);
+  if (limits == nullptr || !over_memory_limit(L, limits)) return;
+  throw std::runtime_error(what + " would hold more than the " +
+                           std::to_string(limits->memory_limit >> 20) +
+                           " MiB memory limit of a provider's Lua state "
+                           "(LUAFORM_MEMORY_LIMIT_MB sets the limit)");
+}
+
 std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State* L) {
   const RunLimits* limits = run_limits(L);
   if (limits == nullptr) return std::nullopt;

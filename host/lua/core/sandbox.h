@@ -51,6 +51,12 @@ struct RunLimits {
 // deadline; nullopt when it may go on. For native code that waits (the HTTP client), which the
 // count hook cannot reach.
 std::optional<std::string> limit_reached(lua_State* L);
+
+// Throws std::runtime_error naming `what` when the state holds more than its memory limit even
+// after a full collection: for native code that builds Lua values in a loop (json.decode),
+// which the count hook cannot reach and which would otherwise meet the allocator's harder
+// bound as a bare "not enough memory".
+void check_memory_limit(lua_State* L, const std::string& what);
 // The running operation's deadline, if it has one.
 std::optional<std::chrono::steady_clock::time_point> current_deadline(lua_State* L);
 

@@ -57,15 +57,15 @@ int read(lua_State* L) {
   const std::string name = luaL_checkstring(L, 1);
   const fs::path directory = lua_tostring(L, lua_upvalueindex(1));
   const std::string text = read_file(file_inside(directory, name), name);
-  nlohmann::json document;
   if (is_json(name, text)) {
-    document = parse_json_document(L, name, text);
-  } else {
-    try {
-      document = read_yaml(text);
-    } catch (const YamlError& e) {
-      throw std::runtime_error(name + ": " + e.what());
-    }
+    push_json_text(L, name, text);
+    return 1;
+  }
+  nlohmann::json document;
+  try {
+    document = read_yaml(text);
+  } catch (const YamlError& e) {
+    throw std::runtime_error(name + ": " + e.what());
   }
   push_json_document(L, document);
   return 1;
