@@ -341,7 +341,7 @@ function M.tf_type(tf, shape)
   elseif shape.kind == "bool" then
     return tf.bool
   elseif shape.kind == "list" then
-    return tf.list(M.tf_type(tf, shape.element))
+    return (shape.set and tf.set or tf.list)(M.tf_type(tf, shape.element))
   elseif shape.kind == "map" then
     return tf.map(M.tf_type(tf, shape.element))
   end

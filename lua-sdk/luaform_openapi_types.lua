@@ -326,12 +326,30 @@ declare = function(tf, shape, options, updatable, computed_only)
     end
   end
   nested.schema = nested_schema(tf, object.properties, updatable, computed_only)
-  return (shape.kind == "object" and tf.single_nested or tf.list_nested)(nested)
+  if shape.kind == "object" then
+    return tf.single_nested(nested)
+  end
+  return (shape.set and tf.set_nested or tf.list_nested)(nested)
 end
 
 -- The tf attribute of a field of a resource (`updatable`: the resource has an update).
 local function resource_attribute(tf, field, updatable, override)
   local shape = field.shape
+  override = override or {}
+  if override.set ~= nil then
+    -- `set = true`: an array whose order means nothing to the API is a set, so that reading
+    -- it back in another order plans nothing.
+    if shape.kind ~= "list" then
+      error(string.format("attribute %s: set = true needs an array; the description states %s",
+        field.wire, shape.kind == "json" and "a value kept as JSON text" or "a " .. shape.kind), 0)
+    end
+    local copy = {}
+    for k, v in pairs(shape) do
+      copy[k] = v
+    end
+    copy.set = override.set == true
+    shape = copy
+  end
   local options = {
     description = shape.description,
     sensitive = shape.sensitive or nil,
@@ -360,8 +378,10 @@ local function resource_attribute(tf, field, updatable, override)
   if shape.kind == "json" and field.in_body then
     options.diff_suppress = schema.same_json
   end
-  for k, v in pairs(override or {}) do
-    options[k] = v
+  for k, v in pairs(override) do
+    if k ~= "set" then
+      options[k] = v
+    end
   end
   if schema.is_nested(shape) then
     -- A nested attribute takes force_new as it is; the server fills what it is not given.

@@ -1,7 +1,8 @@
 """A provider served from an OpenAPI description (tests/e2e/providers/objects, no Lua beyond
 turning it on) against the JSON object API of tests/e2e/support/object_api.py, which records
 every request: a write whose answer the description states with the object's own schema is
-recorded from that answer, any other is read back, and `read_after_write` reads back always."""
+recorded from that answer, any other is read back, and `read_after_write` reads back always;
+an array the author declares a set settles against a server that keeps it in its own order."""
 import pytest
 
 from support.harness import required_providers, resources
@@ -15,7 +16,7 @@ def api():
     served.stop()
 
 
-def config(url: str, size: int) -> str:
+def config(url: str, size: int, tags: str = "[]") -> str:
     return required_providers("objects") + f"""
 provider "objects" {{
   base_url = "{url}"
@@ -24,8 +25,16 @@ provider "objects" {{
 resource "objects_object" "o" {{
   name = "first"
   size = {size}
+  tags = {tags}
 }}
 """
+
+
+def mapping(provider, options: str) -> None:
+    """Says `options` (Lua) for the object type in the provider's provider.lua."""
+    script = provider / "provider.lua"
+    text = script.read_text().split(" resources = ")[0].rstrip(", }\n")
+    script.write_text(f"{text}, resources = {{ object = {options} }} }}\n")
 
 
 def revision(tofu) -> int:
@@ -62,10 +71,7 @@ def test_writes_are_read_back_only_when_their_answer_is_not_the_object(make_tofu
     assert tofu.plan_exit_code() == 0
 
     # read_after_write = true reads back after every write, whatever the answer.
-    script = provider / "provider.lua"
-    script.write_text(script.read_text().replace(
-        'env_prefix = "OBJECTS" }',
-        'env_prefix = "OBJECTS", resources = { object = { read_after_write = true } } }'))
+    mapping(provider, "{ read_after_write = true }")
     tofu.write(config(api.url, 3))
     assert applied(tofu, api) == ["PUT /objects/1", "GET /objects/1"]
     assert revision(tofu) == 3
@@ -73,3 +79,32 @@ def test_writes_are_read_back_only_when_their_answer_is_not_the_object(make_tofu
 
     tofu.destroy()
     assert api.api.objects == {}
+
+
+def sorted_tags(obj: dict) -> dict:
+    return dict(obj, tags=sorted(obj.get("tags") or []))
+
+
+def test_an_array_declared_a_set_settles_in_the_order_the_server_keeps(make_tofu, test_provider):
+    served = Served(ObjectApi(normalise=sorted_tags))
+    try:
+        provider = test_provider("objects")
+        tofu = make_tofu({"objects": provider})
+        tofu.write(config(served.url, 1, '["b", "a"]'))
+        # As a list, the order the server keeps ("a", "b") is another value than the planned
+        # one: the apply fails saying so, and keeps the object it made (tainted).
+        failed = tofu.run("apply", "-auto-approve", "-input=false", ok=(1,))
+        assert 'create set "tags" to a value other than the planned one' in failed.stderr
+        assert list(served.api.objects) == ["1"]
+        # As a set, it settles: the tainted object is replaced, and the plan after is empty.
+        mapping(provider, "{ attributes = { tags = { set = true } } }")
+        tofu.apply()
+        assert tofu.plan_exit_code() == 0
+        assert list(served.api.objects) == ["2"]
+        assert served.api.objects["2"]["tags"] == ["a", "b"]
+        # A tag added outside is still seen.
+        served.api.objects["2"]["tags"].append("c")
+        assert tofu.plan_exit_code() == 2
+        tofu.destroy()
+    finally:
+        served.stop()

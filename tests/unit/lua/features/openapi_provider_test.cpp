@@ -406,6 +406,34 @@ return tf.openapi.provider {
   CHECK_FALSE(store.logic->schema().data_sources.contains("test_species"));
 }
 
+TEST_CASE("set = true makes an array a set, of values or of nested objects; on no array, an error") {
+  PetStore store(R"(local tf = require("luaform")
+return tf.openapi.provider {
+  document = "api.yaml",
+  resources = { pet = { attributes = { tags = { set = true }, vaccinations = { set = true } } } },
+}
+)",
+                 6);
+  CHECK(store.pet("tags").type == engine::Type::set(engine::Type::string()));
+  REQUIRE(store.pet("vaccinations").nested);
+  CHECK(store.pet("vaccinations").nested->nesting == engine::NestingMode::Set);
+
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.openapi.provider {
+  document = "api.yaml",
+  resources = { pet = { attributes = { age = { set = true } } } },
+}
+)");
+  dir.write("api.yaml", kSwagger);
+  dir.write("species.yaml", kSpecies);
+  auto logic = dir.load();
+  const std::string errors = all_text(logic->load_diagnostics());
+  CHECK_MESSAGE(errors.find("attribute age: set = true needs an array; the description states a "
+                            "number") != std::string::npos,
+                errors);
+}
+
 TEST_CASE("a script file of the same type replaces the mapped one") {
   ProviderDir dir;
   dir.write("provider.lua", kProvider);
