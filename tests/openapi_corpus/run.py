@@ -22,8 +22,8 @@ or fewer than 98% of the descriptions gave a schema.
 """
 
 import argparse
-import hashlib
 import fcntl
+import hashlib
 import json
 import multiprocessing
 import os
