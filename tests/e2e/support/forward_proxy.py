@@ -19,6 +19,7 @@ class ForwardProxy(ServedInThread):
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # as object_api.py's Handler says why
 
             def log_message(self, *args):  # quiet: pytest shows failures, not traffic
                 pass

@@ -123,6 +123,7 @@ class LeaseApi:
 def handler_for(api: LeaseApi):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # as object_api.py's Handler says why
 
         def log_message(self, *args):
             pass
