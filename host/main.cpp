@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -82,8 +83,9 @@ void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
          "  --schema    print the provider schema as JSON, as `tofu providers schema -json`\n"
          "  --docs DIR  write registry-style markdown docs into DIR, with the examples found\n"
          "              in examples/ beside the scripts (tfplugindocs' layout)\n"
-         "  --scaffold NAME [DIR]\n"
-         "              write a new provider NAME into DIR (default ./NAME) that works at once\n"
+         "  --scaffold NAME [DIR] [--from FILE]\n"
+         "              write a new provider NAME into DIR (default ./NAME) that works at once;\n"
+         "              with --from, one served from the OpenAPI description FILE\n"
          "  --debug     serve in reattach mode and print TF_REATTACH_PROVIDERS\n"
          "  --test [PATH...]\n"
          "              run the provider's Lua tests (*_test.lua; default: tests/ beside the\n"
@@ -196,11 +198,30 @@ std::optional<int> run_command(const std::string& arg, const std::filesystem::pa
       std::cerr << "error: --scaffold needs the provider name, as in --scaffold example\n";
       return 2;
     }
+    // NAME, then DIR and `--from FILE` in either order.
+    std::string dir = argv[2];
+    std::filesystem::path description;
+    for (int i = 3; i < argc; ++i) {
+      const std::string_view given = argv[i];
+      if (given == "--from") {
+        if (i + 1 >= argc) {
+          std::cerr << "error: --from needs an OpenAPI description's file, as in --from api.yaml\n";
+          return 2;
+        }
+        description = argv[++i];
+      } else if (given.starts_with("--")) {
+        std::cerr << "error: --scaffold takes NAME [DIR] [--from FILE], not " << given << "\n";
+        return 2;
+      } else {
+        dir = argv[i];
+      }
+    }
     std::error_code ec;
     const auto host = std::filesystem::canonical(invoked, ec);
-    const std::string dir = argc > 3 ? argv[3] : argv[2];
-    return luaform::scaffold_provider(argv[2], dir, ec ? invoked : host, std::cout, std::cerr) ? 0
-                                                                                               : 1;
+    return luaform::scaffold_provider(argv[2], dir, ec ? invoked : host, std::cout, std::cerr,
+                                      description)
+               ? 0
+               : 1;
   }
   return std::nullopt;
 }

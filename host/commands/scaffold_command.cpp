@@ -4,7 +4,9 @@
 #include "host/commands/text_file.h"
 
 #include <cctype>
+#include <optional>
 #include <regex>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -13,15 +15,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The templates of a provider served from a description live under this directory, and are
+// written without it; the scaffold of scripts leaves them out.
+constexpr std::string_view kDescribedDir = ".openapi/";
+
+// Where template `path` goes in a scaffold (`described`: one from a description), or nullopt
+// when that scaffold has no such file. A described one takes its own templates and the
+// dotfiles (editor, lint and ignore files, .luaform/), none of the example scripts.
+std::optional<std::string> destination(std::string_view path, bool described) {
+  if (path.starts_with(kDescribedDir)) {
+    if (!described) return std::nullopt;
+    return std::string(path.substr(kDescribedDir.size()));
+  }
+  if (described && !path.starts_with(".")) return std::nullopt;
+  return std::string(path);
+}
+
 // A template with its placeholders filled: "NAME" stands for the provider name, "@UPPER@" for it
-// in upper case (environment variables). Nothing in a scaffold names where it was written, nor
-// where luaform is: the directory may be moved, or committed and cloned elsewhere.
-std::string filled(std::string text, const std::string& name) {
+// in upper case (environment variables), "@DOCUMENT@" for the description's file name. Nothing
+// in a scaffold names where it was written, nor where luaform is: the directory may be moved,
+// or committed and cloned elsewhere.
+std::string filled(std::string text, const std::string& name, const std::string& document) {
   std::string upper = name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  // "@UPPER@" first: "NAME" is not inside its spelling.
-  for (const auto& [key, value] :
-       {std::pair<std::string, std::string>{"@UPPER@", upper}, {"NAME", name}}) {
+  // "@UPPER@" and "@DOCUMENT@" first: "NAME" is not inside their spelling.
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"@UPPER@", upper},
+                                   {"@DOCUMENT@", document},
+                                   {"NAME", name}}) {
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size())) {
       text.replace(at, key.size(), value);
@@ -33,7 +53,7 @@ std::string filled(std::string text, const std::string& name) {
 }  // namespace
 
 bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::path& host,
-                       std::ostream& out, std::ostream& err) {
+                       std::ostream& out, std::ostream& err, const fs::path& description) {
   // Provider names become resource prefixes ("NAME_item") and registry addresses.
   if (!std::regex_match(name, std::regex("[a-z][a-z0-9]*"))) {
     err << "error: the provider name must be lowercase letters and digits, starting with a "
@@ -46,14 +66,26 @@ bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::p
     err << "error: " << dir.string() << " exists and is not empty; choose a new directory\n";
     return false;
   }
+  const bool described = !description.empty();
+  std::string document;
+  std::string document_text;
+  if (described) {
+    document = description.filename().string();
+    // Read before anything is written: a wrong path leaves no half-made directory.
+    if (!read_text_file(description, document_text, err)) return false;
+  }
   const fs::path root = fs::absolute(dir, ec);
   for (const auto& [relative, text, copied] : scaffold_templates()) {
-    const std::string path = copied ? std::string(relative) : filled(std::string(relative), name);
-    if (!write_text_file(root / path, copied ? std::string(text) : filled(std::string(text), name),
+    const auto path = destination(relative, described);
+    if (!path) continue;
+    const std::string target = copied ? *path : filled(*path, name, document);
+    if (!write_text_file(root / target,
+                         copied ? std::string(text) : filled(std::string(text), name, document),
                          out, err)) {
       return false;
     }
   }
+  if (described && !write_text_file(root / document, document_text, out, err)) return false;
   // A copy of the host, not a link: a link into a build tree breaks once the directory is
   // cloned elsewhere, or the tree is cleaned. The scaffold's .gitignore leaves it out of git.
   const std::string exe = host.extension() == ".exe" ? ".exe" : "";

@@ -1,6 +1,7 @@
 #include "host/commands/text_file.h"
 
 #include <fstream>
+#include <sstream>
 #include <system_error>
 
 namespace luaform {
@@ -18,6 +19,23 @@ bool write_text_file(const std::filesystem::path& file, const std::string& text,
     return false;
   }
   out << "wrote " << file.string() << "\n";
+  return true;
+}
+
+bool read_text_file(const std::filesystem::path& file, std::string& text, std::ostream& err) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    err << "error: " << file.string() << " is not a file that can be read\n";
+    return false;
+  }
+  std::ifstream stream(file, std::ios::binary);
+  std::ostringstream read;
+  read << stream.rdbuf();
+  if (!stream) {
+    err << "error: cannot read " << file.string() << "\n";
+    return false;
+  }
+  text = read.str();
   return true;
 }
 

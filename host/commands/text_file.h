@@ -1,4 +1,5 @@
-// Writing the files the host's authoring commands produce (--docs, --scaffold).
+// Reading and writing the files the host's authoring commands take and produce (--docs,
+// --scaffold).
 #pragma once
 
 #include <filesystem>
@@ -11,5 +12,9 @@ namespace luaform {
 // Returns false after saying why on `err` when it cannot.
 bool write_text_file(const std::filesystem::path& file, const std::string& text, std::ostream& out,
                      std::ostream& err);
+
+// Reads `file` whole into `text`, as bytes. Returns false after saying why on `err` when it is
+// no readable regular file.
+bool read_text_file(const std::filesystem::path& file, std::string& text, std::ostream& err);
 
 }  // namespace luaform

@@ -1,7 +1,8 @@
 """`luaform --scaffold NAME [DIR]`: a new provider that passes --check and luacheck, passes its
 own tests and applies through the real CLI with an empty plan afterwards, documents itself with
 --docs, packs itself with its README's command, and still works moved elsewhere or committed and
-cloned."""
+cloned. With `--from FILE`, one served from an OpenAPI description applies against the real
+server the description describes (PowerDNS)."""
 import json
 import os
 import re
@@ -10,7 +11,10 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-from support.harness import REPO, Tofu, os_arch, parse_json, squash
+from support.harness import REPO, Tofu, os_arch, parse_json, required_providers, squash
+from support.powerdns_service import powerdns  # noqa: F401  (the fixture)
+
+POWERDNS_DESCRIPTION = REPO / "tests" / "e2e" / "providers" / "powerdns" / "powerdns-api.yaml"
 
 
 def run_host(host, *args, cwd=None, env=None):
@@ -38,6 +42,7 @@ def test_a_scaffolded_provider_checks_lints_documents_and_packs_itself(host_bina
         assert (target / script).is_file(), result.stdout
     host = target / "terraform-provider-acme"
     assert not host.is_symlink() and host.read_bytes() == host_binary.read_bytes()
+    assert not (target / ".openapi").exists()  # the templates of --from's scaffold
 
     check = run_host(target / "terraform-provider-acme", "--check")
     assert check.returncode == 0, check.stdout + check.stderr
@@ -129,6 +134,56 @@ def test_scaffold_refuses_a_bad_name_and_a_directory_in_use(host_binary, tmp_pat
     result = run_host(host_binary, "--scaffold", "beta", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "beta" / "provider.lua").is_file()
+
+
+def test_a_provider_scaffolded_from_a_description_applies_against_its_server(
+        host_binary, make_tofu, powerdns, tmp_path):
+    target = tmp_path / "pdns"
+    result = run_host(host_binary, "--scaffold", "pdns", str(target), "--from",
+                      str(POWERDNS_DESCRIPTION))
+    assert result.returncode == 0, result.stderr
+    # The description copied in, a provider.lua serving it, the editor and lint files; none of
+    # the example scripts.
+    assert (target / "powerdns-api.yaml").read_bytes() == POWERDNS_DESCRIPTION.read_bytes()
+    assert 'document = "powerdns-api.yaml"' in (target / "provider.lua").read_text()
+    assert (target / ".luarc.json").is_file() and (target / ".luaform" / "types").is_dir()
+    assert not list(target.glob("resource_*.lua")) and not (target / "try").exists()
+    check = run_host(target / "terraform-provider-pdns", "--check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "4 resources, 2 data sources, 4 list resources" in check.stdout
+    lint = subprocess.run(["luacheck", "--no-color", "."], cwd=target, text=True,
+                          capture_output=True, check=False)
+    assert lint.returncode == 0, lint.stdout
+
+    # With nothing said in Lua, a zone applies, settles and is destroyed through the CLI.
+    tofu = make_tofu({"pdns": target})
+    zone = powerdns.unique_zone("scaffold")
+    tofu.write(required_providers("pdns") + f"""
+provider "pdns" {{
+  base_url       = "{powerdns.url}"
+  api_key_header = "{powerdns.api_key}"
+}}
+
+resource "pdns_zone" "z" {{
+  server_id   = "localhost"
+  name        = "{zone}"
+  kind        = "Native"
+  nameservers = ["ns1.{zone}"]
+}}
+""")
+    tofu.apply()
+    zone_path = f"/servers/{powerdns.server_id}/zones/{zone}"
+    assert powerdns.request("GET", zone_path)[0] == 200
+    assert tofu.plan_exit_code() == 0
+    tofu.destroy()
+    assert powerdns.request("GET", zone_path)[0] == 404
+
+    # A description that cannot be read is refused before anything is written.
+    missing = run_host(host_binary, "--scaffold", "none", str(tmp_path / "none"), "--from",
+                       str(tmp_path / "absent.yaml"))
+    assert missing.returncode == 1
+    assert "absent.yaml is not a file that can be read" in missing.stderr
+    assert not (tmp_path / "none").exists()
 
 
 def documented(command: str, cli: Path, cwd: Path, env: dict) -> subprocess.CompletedProcess:
