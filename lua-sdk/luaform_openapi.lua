@@ -166,6 +166,11 @@ local function coverage_notes(doc, found, served)
   for _, problem in ipairs(found.problems) do
     notes[#notes + 1] = doc.root_file .. ": " .. problem
   end
+  local unchecked = doc.unchecked_patterns or {}
+  table.sort(unchecked)
+  for _, note in ipairs(unchecked) do
+    notes[#notes + 1] = doc.root_file .. ": " .. note
+  end
   return notes
 end
 

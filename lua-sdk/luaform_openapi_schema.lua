@@ -5,7 +5,7 @@
 -- A schema node becomes a "shape": { kind = "string" | "number" | "bool" | "list" | "map" |
 -- "object" | "json", element = shape (list, map), properties (object: as M.properties gives
 -- them), nullable, enum, minimum, maximum, min_length, max_length, min_items, max_items,
--- description, deprecated, default, read_only, write_only, sensitive }. An object's
+-- pattern, description, deprecated, default, read_only, write_only, sensitive }. An object's
 -- properties become attributes. An object nested in a property, or a list of them, is an
 -- "object" shape (a nested attribute) down to `doc.nesting` levels (0 when unset: protocol 6
 -- can describe them, 5 cannot); what is mapped no further (deeper objects, oneOf, free-form
@@ -14,6 +14,7 @@
 
 local json = require("luaform_json")
 local document = require("luaform_openapi_document")
+local pattern = require("luaform_openapi_pattern")
 
 local null = json.null
 
@@ -162,6 +163,9 @@ local function copy_facets(shape, node)
   end
   if node.uniqueItems == true then
     shape.unique = true
+  end
+  if type(node.pattern) == "string" then
+    shape.pattern = node.pattern
   end
   return shape
 end
@@ -362,6 +366,12 @@ function M.validators(tf, shape)
   end
   if shape.kind == "string" and (shape.min_length or shape.max_length) then
     list[#list + 1] = tf.v.length_between(shape.min_length or 0, shape.max_length or math.huge)
+  end
+  if shape.kind == "string" and shape.pattern then
+    local matches, why = pattern.validator(shape.pattern)
+    -- One this module cannot read is left to the server, and --check says so.
+    list[#list + 1] = matches
+    shape.pattern_unchecked = why
   end
   if #list == 0 then
     return nil

@@ -578,6 +578,15 @@ function M.resource(tf, doc, plan, options, call)
       fields[name] = nil
     end
   end
+  -- A pattern the SDK cannot read is left to the server; --check names each.
+  for name, field in pairs(fields) do
+    if field.shape.pattern_unchecked then
+      doc.unchecked_patterns = doc.unchecked_patterns or {}
+      doc.unchecked_patterns[#doc.unchecked_patterns + 1] = string.format(
+        "%s: attribute %s: its pattern %s is not checked (%s); the server checks it",
+        plan.operations.create.where, name, field.shape.pattern, field.shape.pattern_unchecked)
+    end
+  end
   -- The identity names the object by its parents and id: import blocks and list resources
   -- use it.
   local identity = {

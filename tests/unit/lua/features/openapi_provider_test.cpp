@@ -384,6 +384,90 @@ TEST_CASE("enum, minimum and maxLength validate") {
   CHECK_FALSE(store.pet("tags").has_validate);
 }
 
+TEST_CASE("pattern: the ECMA-262 patterns descriptions use are checked, anywhere unless anchored") {
+  // {pattern, value, matches}; patterns and values as Lua long strings, backslashes as written.
+  const char* cases[][3] = {
+      {"^[a-z0-9-]+$", "web-01", "true"},
+      {"^[a-z0-9-]+$", "Web-01", "false"},
+      {"^AC[0-9a-fA-F]{32}$", "AC0123456789abcdef0123456789ABCDEF", "true"},
+      {"^AC[0-9a-fA-F]{32}$", "AC0123456789abcdef0123456789ABCDE", "false"},
+      {"[0-9]{12,}", "account 123456789012 here", "true"},  // unanchored: anywhere
+      {"[0-9]{12,}", "12345678901", "false"},
+      {"^[^/]+$", "a/b", "false"},
+      {R"(^\d{4}-\d{2}$)", "2026-11", "true"},
+      {R"(^\S{3,5}$)", "ab c", "false"},
+      {R"(^[-._\w]+$)", "a.b_c-d", "true"},
+      {R"(^[-._\w]+$)", "a b", "false"},
+      {R"([^\u0000-\u001F\u007F]+)", "text", "true"},
+      {R"(^[^\u0000-\u001F\u007F]+$)", "line\nbreak", "false"},
+      {"^.+$", "", "false"},
+      {".*", "", "true"},
+      {R"(^caf\u00e9$)", "café", "true"},
+      {"^a{2,3}?$", "aaaa", "false"},
+      {R"(^x\.y$)", "x.y", "true"},
+      {R"(^x\.y$)", "xzy", "false"},
+      {"^[a-z]{1,63}$", "", "false"},
+      {"^ab*c?$", "abbb", "true"},
+      {"{x}", "a{x}", "true"},  // a brace that is no count stands for itself
+      // Every place is followed at once: no backtracking to blow up.
+      {"^a*a*a*a*a*a*a*a*b$", std::string(20000, 'a').c_str(), "false"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c[0]);
+    CAPTURE(c[1]);
+    const std::string expression =
+        "require('luaform_openapi_pattern').matches(require('luaform_openapi_pattern').compile("
+        "[==[" + std::string(c[0]) + "]==]), [==[" + std::string(c[1]) + "]==])";
+    CHECK(evaluate("tostring(" + expression + ")") == c[2]);
+  }
+  // What it cannot read, it says.
+  const char* unread[][2] = {
+      {"^(a|b)$", "it uses groups"},
+      {"^a|b$", "it uses alternation"},
+      {R"(\bword)", "it uses \\b"},
+      {"^[a-z", "a [ is not closed"},
+      {"^a{3,1}$", "a count {n,m} has m below n"},
+      {"^.{0,5000}$", "its counts spell out more than 4096 places"},
+  };
+  for (const auto& c : unread) {
+    CAPTURE(c[0]);
+    CHECK(evaluate("select(2, require('luaform_openapi_pattern').compile([==[" +
+                   std::string(c[0]) + "]==]))") == c[1]);
+  }
+}
+
+TEST_CASE("a property's pattern validates its attribute; one not read is a note of --check") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.openapi.provider { document = "api.json" }
+)");
+  dir.write("api.json", R"({"openapi": "3.0.3", "info": {"title": "Hosts", "version": "1"},
+  "paths": {
+    "/hosts": {"post": {"operationId": "createHost", "requestBody": {"content":
+      {"application/json": {"schema": {"$ref": "#/components/schemas/Host"}}}},
+      "responses": {"201": {"description": "made", "content":
+        {"application/json": {"schema": {"$ref": "#/components/schemas/Host"}}}}}}},
+    "/hosts/{id}": {"parameters": [{"name": "id", "in": "path", "required": true,
+        "schema": {"type": "string"}}],
+      "get": {"operationId": "getHost", "responses": {"200": {"description": "the host",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Host"}}}}}}}},
+  "components": {"schemas": {"Host": {"type": "object", "properties": {
+    "id": {"type": "string", "readOnly": true},
+    "name": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,62}$"},
+    "arn": {"type": "string", "pattern": "^arn:(aws|aws-cn):.*$"}}}}}})");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  const auto& block = logic->schema().resources.at("test_host").block;
+  CHECK(block.find_attribute("name")->has_validate);
+  CHECK_FALSE(block.find_attribute("arn")->has_validate);
+  std::string notes;
+  for (const std::string& note : logic->load_notes()) notes += note + "\n";
+  CHECK_MESSAGE(notes.find("api.json: paths./hosts.post: attribute arn: its pattern "
+                           "^arn:(aws|aws-cn):.*$ is not checked (it uses groups); the server "
+                           "checks it") != std::string::npos,
+                notes);
+}
+
 TEST_CASE("the provider block: the base URL and each credential, from the environment") {
   PetStore store;
   const auto& block = store.logic->schema().provider.block;
