@@ -417,7 +417,8 @@ TEST_CASE("pattern: the ECMA-262 patterns descriptions use are checked, anywhere
     CAPTURE(c[1]);
     const std::string expression =
         "require('luaform_openapi_pattern').matches(require('luaform_openapi_pattern').compile("
-        "[==[" + std::string(c[0]) + "]==]), [==[" + std::string(c[1]) + "]==])";
+        "[==[" +
+        std::string(c[0]) + "]==]), [==[" + std::string(c[1]) + "]==])";
     CHECK(evaluate("tostring(" + expression + ")") == c[2]);
   }
   // What it cannot read, it says.
@@ -431,8 +432,8 @@ TEST_CASE("pattern: the ECMA-262 patterns descriptions use are checked, anywhere
   };
   for (const auto& c : unread) {
     CAPTURE(c[0]);
-    CHECK(evaluate("select(2, require('luaform_openapi_pattern').compile([==[" +
-                   std::string(c[0]) + "]==]))") == c[1]);
+    CHECK(evaluate("select(2, require('luaform_openapi_pattern').compile([==[" + std::string(c[0]) +
+                   "]==]))") == c[1]);
   }
 }
 
@@ -490,7 +491,7 @@ return tf.openapi.provider {
   CHECK_FALSE(store.logic->schema().data_sources.contains("test_species"));
 }
 
-TEST_CASE("set = true makes an array a set, of values or of nested objects; on no array, an error") {
+TEST_CASE("set = true makes an array a set, of values or of objects; on no array, an error") {
   PetStore store(R"(local tf = require("luaform")
 return tf.openapi.provider {
   document = "api.yaml",
