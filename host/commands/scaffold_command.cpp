@@ -6,9 +6,11 @@
 #include <cctype>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 namespace luaform {
 namespace fs = std::filesystem;
@@ -29,6 +31,62 @@ std::optional<std::string> destination(std::string_view path, bool described) {
   }
   if (described && !path.starts_with(".")) return std::nullopt;
   return std::string(path);
+}
+
+// The files `text` (a description, JSON or YAML) names in its `$ref`s, as written: the part
+// before '#' of each reference to another file ("common.yaml#/Pet" names common.yaml), none
+// for a reference inside the same file or on the web.
+std::vector<std::string> referenced_files(const std::string& text) {
+  std::vector<std::string> files;
+  constexpr std::string_view kRef = "$ref";
+  for (size_t at = text.find(kRef); at != std::string::npos; at = text.find(kRef, at + 1)) {
+    size_t i = at + kRef.size();
+    auto skip = [&](std::string_view chars) {
+      while (i < text.size() && chars.find(text[i]) != std::string_view::npos) ++i;
+    };
+    skip("\"'");
+    skip(" \t");
+    if (i >= text.size() || text[i] != ':') continue;
+    ++i;
+    skip(" \t");
+    skip("\"'");
+    const size_t start = i;
+    while (i < text.size() &&
+           std::string_view("\"'#, \t\r\n}]").find(text[i]) == std::string_view::npos) {
+      ++i;
+    }
+    const std::string file = text.substr(start, i - start);
+    if (!file.empty() && file.find("://") == std::string::npos) files.push_back(file);
+  }
+  return files;
+}
+
+// Copies into `root` the files beside `description` that its `$ref`s name, and the files
+// theirs name, at the same places relative to it. One outside the description's directory, or
+// missing, is left for --check to name.
+bool copy_referenced_files(const fs::path& description, const std::string& text,
+                           const fs::path& root, std::ostream& out, std::ostream& err) {
+  const fs::path source = description.parent_path();
+  std::set<fs::path> copied{fs::path(description.filename())};
+  std::vector<std::pair<fs::path, std::string>> pending{{description.filename(), text}};
+  while (!pending.empty()) {
+    const auto [from, from_text] = std::move(pending.back());
+    pending.pop_back();
+    for (const std::string& name : referenced_files(from_text)) {
+      const fs::path relative = (from.parent_path() / name).lexically_normal();
+      if (relative.empty() || relative.is_absolute() || *relative.begin() == "..") continue;
+      std::error_code ec;
+      if (copied.contains(relative) || !fs::is_regular_file(source / relative, ec)) continue;
+      copied.insert(relative);
+      std::string referenced;
+      if (!read_text_file(source / relative, referenced, err) ||
+          !write_text_file(root / relative, referenced, out, err)) {
+        return false;
+      }
+      pending.emplace_back(relative, std::move(referenced));
+    }
+  }
+  return true;
 }
 
 // A template with its placeholders filled: "NAME" stands for the provider name, "@UPPER@" for it
@@ -85,7 +143,10 @@ bool scaffold_provider(const std::string& name, const fs::path& dir, const fs::p
       return false;
     }
   }
-  if (described && !write_text_file(root / document, document_text, out, err)) return false;
+  if (described && (!write_text_file(root / document, document_text, out, err) ||
+                    !copy_referenced_files(description, document_text, root, out, err))) {
+    return false;
+  }
   // A copy of the host, not a link: a link into a build tree breaks once the directory is
   // cloned elsewhere, or the tree is cleaned. The scaffold's .gitignore leaves it out of git.
   const std::string exe = host.extension() == ".exe" ? ".exe" : "";

@@ -1,7 +1,8 @@
 // `luaform --scaffold NAME [DIR]`: writes a new provider directory that works at once (a
 // resource, a data source, a function, examples, a CLI configuration to try it) and shows where
 // an author's own API calls go. `--from FILE` starts it from an OpenAPI description instead:
-// the description copied in, a provider.lua that serves it, and the editor and lint files.
+// the description (and the files beside it its `$ref`s name) copied in, a provider.lua that
+// serves it, and the editor and lint files.
 #pragma once
 
 #include <filesystem>

@@ -178,6 +178,32 @@ resource "pdns_zone" "z" {{
     tofu.destroy()
     assert powerdns.request("GET", zone_path)[0] == 404
 
+    # Files beside the description that its $refs name come along, and theirs, at the same
+    # places; one outside its directory does not.
+    source = tmp_path / "described" / "api"
+    (source / "schemas").mkdir(parents=True)
+    (source / "api.yaml").write_text(
+        (REPO / "tests" / "e2e" / "providers" / "objects" / "objects.yaml").read_text()
+        .replace("{$ref: '#/components/schemas/Object'}", "{$ref: 'schemas/object.yaml#/Object'}"))
+    (source / "schemas" / "object.yaml").write_text(
+        "Object:\n  type: object\n  properties:\n    name: {type: string}\n"
+        "    tags: {$ref: '../common.yaml#/Tags'}\n    x: {$ref: '../../outside.yaml#/X'}\n")
+    (source / "common.yaml").write_text("Tags:\n  type: array\n  items: {type: string}\n")
+    (source / "unrelated.yaml").write_text("not: named\n")
+    (tmp_path / "described" / "outside.yaml").write_text("X: {type: string}\n")
+    split = tmp_path / "split"
+    result = run_host(host_binary, "--scaffold", "split", str(split), "--from",
+                      str(source / "api.yaml"))
+    assert result.returncode == 0, result.stderr
+    assert (split / "schemas" / "object.yaml").read_text() == \
+        (source / "schemas" / "object.yaml").read_text()
+    assert (split / "common.yaml").is_file()
+    assert not (split / "unrelated.yaml").exists()
+    assert not (tmp_path / "outside.yaml").exists() and not (split / "outside.yaml").exists()
+    check = run_host(split / "terraform-provider-split", "--check")
+    assert check.returncode == 1
+    assert "outside.yaml: cannot be read" in check.stdout  # named, as the guide says
+
     # A description that cannot be read is refused before anything is written.
     missing = run_host(host_binary, "--scaffold", "none", str(tmp_path / "none"), "--from",
                        str(tmp_path / "absent.yaml"))
