@@ -1,5 +1,6 @@
 #include "host/lua/core/json_conversion.h"
 
+#include <climits>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -64,100 +65,6 @@ std::string too_deep(const std::string& what) {
          " levels deep, the most JSON helpers take";
 }
 
-// An array or object of the document being pushed, and how far its members are.
-struct OpenContainer {
-  const nlohmann::json* container;
-  nlohmann::json::const_iterator next;
-  lua_Integer position = 0;  // arrays: the members set so far
-};
-
-// Pushes `j` if it is no array or object; else pushes its empty table, opens it on `open` and
-// returns true.
-bool start_push(lua_State* L, const nlohmann::json& j, NullAs null_as,
-                std::vector<OpenContainer>& open) {
-  if (open.size() > kMaxDepth || !lua_checkstack(L, 3)) {
-    throw std::runtime_error(too_deep("a JSON document"));
-  }
-  switch (j.type()) {
-    case nlohmann::json::value_t::null:
-    case nlohmann::json::value_t::discarded:
-      if (null_as == NullAs::Sentinel) {
-        push_null_sentinel(L);
-      } else {
-        lua_pushnil(L);
-      }
-      return false;
-    case nlohmann::json::value_t::boolean:
-      lua_pushboolean(L, j.get<bool>() ? 1 : 0);
-      return false;
-    case nlohmann::json::value_t::number_integer:
-      lua_pushinteger(L, j.get<int64_t>());
-      return false;
-    case nlohmann::json::value_t::number_unsigned:
-      if (j.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
-        lua_pushinteger(L, static_cast<lua_Integer>(j.get<uint64_t>()));
-      } else {
-        lua_pushnumber(L, static_cast<lua_Number>(j.get<uint64_t>()));
-      }
-      return false;
-    case nlohmann::json::value_t::number_float:
-      lua_pushnumber(L, j.get<double>());
-      return false;
-    case nlohmann::json::value_t::string: {
-      const auto& s = j.get_ref<const std::string&>();
-      lua_pushlstring(L, s.data(), s.size());
-      return false;
-    }
-    case nlohmann::json::value_t::binary:
-      throw std::runtime_error("binary values have no JSON form");
-    case nlohmann::json::value_t::array:
-      lua_createtable(L, static_cast<int>(j.size()), 0);
-      // An empty array is marked, so that encoding it again gives [] rather than {}.
-      if (j.empty() && null_as == NullAs::Sentinel) mark_as_array(L, -1);
-      break;
-    case nlohmann::json::value_t::object:
-      lua_createtable(L, 0, static_cast<int>(j.size()));
-      break;
-  }
-  open.push_back({&j, j.cbegin()});
-  return true;
-}
-
-// Sets the member on top of the stack into the table of `parent` below it (below its key, for
-// an object).
-void set_member(lua_State* L, OpenContainer& parent) {
-  if (parent.container->is_array()) {
-    lua_rawseti(L, -2, ++parent.position);
-  } else {
-    lua_rawset(L, -3);
-  }
-}
-
-// Pushes the document `root` as Lua values, depth first, its open containers on a vector
-// rather than in C frames.
-void push(lua_State* L, const nlohmann::json& root, NullAs null_as) {
-  std::vector<OpenContainer> open;
-  if (!start_push(L, root, null_as, open)) return;
-  while (!open.empty()) {
-    OpenContainer& top = open.back();
-    if (top.next == top.container->cend()) {
-      open.pop_back();
-      if (!open.empty()) set_member(L, open.back());
-      continue;
-    }
-    const auto member = top.next++;
-    if (member->is_null() && null_as == NullAs::Absent) {
-      if (top.container->is_object()) continue;
-      throw std::runtime_error("a list holds a null element, which a Lua table cannot hold");
-    }
-    if (top.container->is_object()) {
-      const std::string& key = member.key();
-      lua_pushlstring(L, key.data(), key.size());
-    }
-    if (!start_push(L, member.value(), null_as, open)) set_member(L, top);
-  }
-}
-
 // Builds the Lua values of a JSON text straight from the parser's events, with no document in
 // between: a large description (GitHub's is 13 MB) as a document first took several times its
 // size and the time to build and walk it. Each open container is a table on the Lua stack (an
@@ -173,11 +80,11 @@ class LuaBuilder {
       push_null_sentinel(L_);
       return added();
     }
-    if (open_.empty() || open_.back().array) {
-      if (open_.empty()) {
-        lua_pushnil(L_);
-        return true;
-      }
+    if (open_.empty()) {
+      lua_pushnil(L_);
+      return true;
+    }
+    if (open_.back().array) {
       throw std::runtime_error("a list holds a null element, which a Lua table cannot hold");
     }
     lua_pop(L_, 1);  // the member's key: an absent member
@@ -203,20 +110,20 @@ class LuaBuilder {
     lua_pushnumber(L_, value);
     return added();
   }
-  bool string(std::string& value) {
+  bool string(const std::string& value) {
     lua_pushlstring(L_, value.data(), value.size());
     return added();
   }
   bool binary(nlohmann::json::binary_t& /*value*/) {
     throw std::runtime_error("binary values have no JSON form");
   }
-  bool start_object(size_t /*elements*/) { return opened(false); }
-  bool key(std::string& name) {
+  bool start_object(size_t elements) { return opened(false, elements); }
+  bool key(const std::string& name) {
     lua_pushlstring(L_, name.data(), name.size());
     return true;
   }
   bool end_object() { return closed(); }
-  bool start_array(size_t /*elements*/) { return opened(true); }
+  bool start_array(size_t elements) { return opened(true, elements); }
   bool end_array() {
     // An empty array is marked, so that encoding it again gives [] rather than {}.
     if (open_.back().position == 0 && null_as_ == NullAs::Sentinel) mark_as_array(L_, -1);
@@ -238,11 +145,14 @@ class LuaBuilder {
     lua_Integer position = 0;  // arrays: the elements set so far
   };
 
-  bool opened(bool array) {
+  // `elements`: how many the container holds, when known (a document replayed); the parser
+  // says size_t(-1).
+  bool opened(bool array, size_t elements) {
     if (open_.size() >= kMaxDepth || !lua_checkstack(L_, 3)) {
       throw std::runtime_error(too_deep(what_));
     }
-    lua_createtable(L_, 0, 0);
+    const int size = elements < static_cast<size_t>(INT_MAX) ? static_cast<int>(elements) : 0;
+    lua_createtable(L_, array ? size : 0, array ? 0 : size);
     open_.push_back({array, 0});
     return true;
   }
@@ -300,6 +210,73 @@ std::string push_parsed(lua_State* L, std::string_view text, NullAs null_as,
   LuaBuilder builder(L, null_as, what);
   if (nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) return {};
   return builder.error().empty() ? what + ": not valid JSON" : builder.error();
+}
+
+// Feeds the document `root` to `builder` as the parser would have, depth first, its open
+// containers on a vector rather than in C frames: a document read from YAML, or one parsed for
+// other work, becomes Lua values by the same rules as JSON text.
+void replay(const nlohmann::json& root, LuaBuilder& builder) {
+  struct Open {
+    const nlohmann::json* container;
+    nlohmann::json::const_iterator next;
+  };
+  std::vector<Open> open;
+  auto start = [&](const nlohmann::json& j) {
+    switch (j.type()) {
+      case nlohmann::json::value_t::null:
+      case nlohmann::json::value_t::discarded:
+        builder.null();
+        break;
+      case nlohmann::json::value_t::boolean:
+        builder.boolean(j.get<bool>());
+        break;
+      case nlohmann::json::value_t::number_integer:
+        builder.number_integer(j.get<int64_t>());
+        break;
+      case nlohmann::json::value_t::number_unsigned:
+        builder.number_unsigned(j.get<uint64_t>());
+        break;
+      case nlohmann::json::value_t::number_float:
+        builder.number_float(j.get<double>(), {});
+        break;
+      case nlohmann::json::value_t::string:
+        builder.string(j.get_ref<const std::string&>());
+        break;
+      case nlohmann::json::value_t::binary:
+        throw std::runtime_error("binary values have no JSON form");
+      case nlohmann::json::value_t::array:
+        builder.start_array(j.size());
+        open.push_back({&j, j.cbegin()});
+        break;
+      case nlohmann::json::value_t::object:
+        builder.start_object(j.size());
+        open.push_back({&j, j.cbegin()});
+        break;
+    }
+  };
+  start(root);
+  while (!open.empty()) {
+    Open& top = open.back();
+    if (top.next == top.container->cend()) {
+      const bool array = top.container->is_array();
+      open.pop_back();
+      if (array) {
+        builder.end_array();
+      } else {
+        builder.end_object();
+      }
+      continue;
+    }
+    const auto member = top.next++;
+    if (top.container->is_object()) builder.key(member.key());
+    start(member.value());
+  }
+}
+
+// Pushes the document `root` as Lua values, JSON null as the module's `null`.
+void push(lua_State* L, const nlohmann::json& root) {
+  LuaBuilder builder(L, NullAs::Sentinel, "a JSON document");
+  replay(root, builder);
 }
 
 // What the document parsed from `size` bytes of `text` will take in memory, and how deeply it
@@ -597,7 +574,7 @@ int equivalent(lua_State* L) {
 }  // namespace
 
 void push_json_document(lua_State* L, const nlohmann::json& document) {
-  push(L, document, NullAs::Sentinel);
+  push(L, document);
 }
 
 void push_json_text(lua_State* L, const std::string& what, std::string_view text) {
@@ -635,7 +612,7 @@ void push_json_member(lua_State* L, const std::string& document, const std::stri
   if (it == j.end()) {
     lua_pushnil(L);
   } else {
-    push(L, *it, NullAs::Sentinel);
+    push(L, *it);
   }
 }
 
