@@ -309,18 +309,28 @@ function M.matches(compiled, value)
   return accepted(set)
 end
 
+-- Each pattern's validator (or why there is none), made once per state: the types of a
+-- description repeat the same few patterns, and --check asks again for the ones not read.
+local made = {}
+
 --- A validator for strings matching `pattern`, or nil and why it cannot be checked.
 function M.validator(pattern)
-  local compiled, why = M.compile(pattern)
-  if compiled == nil then
-    return nil, why
-  end
-  return function(value, path)
-    if type(value) == "string" and not M.matches(compiled, value) then
-      return string.format("expected %s to match the pattern %s, got %q", path, pattern, value)
+  local entry = made[pattern]
+  if entry == nil then
+    local compiled, why = M.compile(pattern)
+    entry = { why = why }
+    if compiled then
+      entry.check = function(value, path)
+        if type(value) == "string" and not M.matches(compiled, value) then
+          return string.format("expected %s to match the pattern %s, got %q", path, pattern,
+            value)
+        end
+        return nil
+      end
     end
-    return nil
+    made[pattern] = entry
   end
+  return entry.check, entry.why
 end
 
 return M

@@ -368,15 +368,21 @@ function M.validators(tf, shape)
     list[#list + 1] = tf.v.length_between(shape.min_length or 0, shape.max_length or math.huge)
   end
   if shape.kind == "string" and shape.pattern then
-    local matches, why = pattern.validator(shape.pattern)
-    -- One this module cannot read is left to the server, and --check says so.
-    list[#list + 1] = matches
-    shape.pattern_unchecked = why
+    -- One this module cannot read is left to the server (M.unchecked_pattern says why).
+    list[#list + 1] = pattern.validator(shape.pattern)
   end
   if #list == 0 then
     return nil
   end
   return #list == 1 and list[1] or tf.v.all(table.unpack(list))
+end
+
+-- Why the pattern of a string shape is left to the server (the SDK cannot read it), or nil.
+function M.unchecked_pattern(shape)
+  if shape.kind == "string" and shape.pattern then
+    return select(2, pattern.validator(shape.pattern))
+  end
+  return nil
 end
 
 -- `shape` kept as JSON text instead (its description and facets as they were).

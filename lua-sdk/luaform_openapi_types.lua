@@ -578,13 +578,15 @@ function M.resource(tf, doc, plan, options, call)
       fields[name] = nil
     end
   end
-  -- A pattern the SDK cannot read is left to the server; --check names each.
+  -- A pattern the SDK cannot read is left to the server; --check names each one an argument
+  -- would be validated by.
   for name, field in pairs(fields) do
-    if field.shape.pattern_unchecked then
+    local why = field.in_body and schema.unchecked_pattern(field.shape)
+    if why then
       doc.unchecked_patterns = doc.unchecked_patterns or {}
       doc.unchecked_patterns[#doc.unchecked_patterns + 1] = string.format(
         "%s: attribute %s: its pattern %s is not checked (%s); the server checks it",
-        plan.operations.create.where, name, field.shape.pattern, field.shape.pattern_unchecked)
+        plan.operations.create.where, name, field.shape.pattern, why)
     end
   end
   -- The identity names the object by its parents and id: import blocks and list resources
