@@ -226,7 +226,13 @@ function M.shape(doc, node, file, depth, nest)
   elseif t == "object" and type(node.properties) ~= "table"
     and type(node.additionalProperties) == "table" then
     local element = M.shape(doc, node.additionalProperties, file, depth, nest)
-    shape = element.kind == "json" and { kind = "json" } or { kind = "map", element = element }
+    -- A map of lists or maps of objects has no nested attribute to be.
+    if element.kind == "json" or (element.kind == "object" and element.nullable)
+      or (element.kind ~= "object" and M.is_nested(element)) then
+      shape = { kind = "json" }
+    else
+      shape = { kind = "map", element = element }
+    end
   else
     shape = { kind = "json" }
   end
@@ -395,9 +401,10 @@ function M.as_json(shape)
   return json_shape
 end
 
--- Whether a shape is served as a nested attribute: an object, or a list of objects.
+-- Whether a shape is served as a nested attribute: an object, or a list or map of objects.
 function M.is_nested(shape)
-  return shape.kind == "object" or (shape.kind == "list" and shape.element.kind == "object")
+  return shape.kind == "object"
+    or ((shape.kind == "list" or shape.kind == "map") and shape.element.kind == "object")
 end
 
 -- A value as the API sent it, as the attribute of `shape` holds it: JSON text for a json
@@ -432,9 +439,10 @@ function M.from_api(shape, value, known)
     return list
   end
   if shape.kind == "map" and type(value) == "table" then
+    known = type(known) == "table" and known or {}
     local map = {}
     for k, element in pairs(value) do
-      map[k] = M.from_api(shape.element, element)
+      map[k] = M.from_api(shape.element, element, known[k])
     end
     return map
   end

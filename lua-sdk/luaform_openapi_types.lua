@@ -312,8 +312,8 @@ local function nested_schema(tf, properties, updatable, computed_only)
   return inner
 end
 
--- The tf attribute of `shape` with `options`: a nested attribute for an object or a list of
--- them (protocol 6), else an attribute of the shape's type.
+-- The tf attribute of `shape` with `options`: a nested attribute for an object or a list or
+-- map of them (protocol 6), else an attribute of the shape's type.
 declare = function(tf, shape, options, updatable, computed_only)
   if not schema.is_nested(shape) then
     return schema.tf_type(tf, shape)(options)
@@ -328,6 +328,8 @@ declare = function(tf, shape, options, updatable, computed_only)
   nested.schema = nested_schema(tf, object.properties, updatable, computed_only)
   if shape.kind == "object" then
     return tf.single_nested(nested)
+  elseif shape.kind == "map" then
+    return tf.map_nested(nested)
   end
   return (shape.set and tf.set_nested or tf.list_nested)(nested)
 end

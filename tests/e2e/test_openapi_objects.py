@@ -3,6 +3,8 @@ turning it on) against the JSON object API of tests/e2e/support/object_api.py, w
 every request: a write whose answer the description states with the object's own schema is
 recorded from that answer, any other is read back, and `read_after_write` reads back always;
 an array the author declares a set settles against a server that keeps it in its own order."""
+import json
+
 import pytest
 
 from support.harness import required_providers, resources
@@ -106,5 +108,77 @@ def test_an_array_declared_a_set_settles_in_the_order_the_server_keeps(make_tofu
         served.api.objects["2"]["tags"].append("c")
         assert tofu.plan_exit_code() == 2
         tofu.destroy()
+    finally:
+        served.stop()
+
+
+def with_port_state(obj: dict) -> dict:
+    """The object API filling in each port what a server decides: its protocol when the body
+    leaves it out, and its state, which only the server writes."""
+    ports = {name: {"protocol": "tcp", **port, "state": "open"}
+             for name, port in (obj.get("ports") or {}).items()}
+    return dict(obj, ports=ports)
+
+
+def ports_config(tofu, url: str, http_port: int) -> str:
+    """A map of objects: nested attributes over protocol 6, their JSON over protocol 5 (which
+    has no nested attributes, so the configuration states what the server fills too)."""
+    if tofu.protocol == 6:
+        ports = f"""{{
+    http  = {{ port = {http_port} }}
+    admin = {{ port = 8443, protocol = "udp" }}
+  }}"""
+    else:
+        ports = f"""jsonencode({{
+    http  = {{ port = {http_port}, protocol = "tcp", state = "open" }}
+    admin = {{ port = 8443, protocol = "udp", state = "open" }}
+  }})"""
+    return required_providers("objects") + f"""
+provider "objects" {{
+  base_url = "{url}"
+}}
+
+resource "objects_object" "o" {{
+  name  = "ports"
+  ports = {ports}
+}}
+"""
+
+
+def test_a_map_of_objects_settles_with_what_the_server_fills_in(make_tofu, test_provider):
+    served = Served(ObjectApi(normalise=with_port_state))
+    try:
+        tofu = make_tofu({"objects": test_provider("objects")})
+        tofu.write(ports_config(tofu, served.url, 80))
+        tofu.apply()
+        stored = served.api.objects["1"]["ports"]
+        assert stored == {"http": {"port": 80, "protocol": "tcp", "state": "open"},
+                          "admin": {"port": 8443, "protocol": "udp", "state": "open"}}
+        ports = resources(tofu.state())["objects_object.o"]["values"]["ports"]
+        if tofu.protocol == 6:
+            # Typed: the protocol the server chose and the state it alone writes are kept.
+            assert ports == stored
+        else:
+            assert json.loads(ports) == stored
+        assert tofu.plan_exit_code() == 0
+
+        # An element changed in place: one PUT, the same object.
+        tofu.write(ports_config(tofu, served.url, 8080))
+        assert applied(tofu, served) == ["PUT /objects/1"]
+        assert served.api.objects["1"]["ports"]["http"]["port"] == 8080
+        assert tofu.plan_exit_code() == 0
+
+        # Drift made through the API is seen, in an element and as an element added.
+        served.api.objects["1"]["ports"]["http"]["port"] = 9000
+        assert tofu.plan_exit_code() == 2
+        tofu.apply()
+        assert served.api.objects["1"]["ports"]["http"]["port"] == 8080
+        served.api.objects["1"]["ports"]["ssh"] = {"port": 22, "protocol": "tcp", "state": "open"}
+        assert tofu.plan_exit_code() == 2
+        tofu.apply()
+        assert sorted(served.api.objects["1"]["ports"]) == ["admin", "http"]
+        assert tofu.plan_exit_code() == 0
+        tofu.destroy()
+        assert served.api.objects == {}
     finally:
         served.stop()

@@ -125,6 +125,25 @@ definitions:
         type: object
         additionalProperties:
           type: string
+      collars:
+        type: object
+        additionalProperties:
+          type: object
+          properties:
+            colour:
+              type: string
+            fitted:
+              type: string
+              readOnly: true
+      litters:
+        type: object
+        additionalProperties:
+          type: array
+          items:
+            type: object
+            properties:
+              size:
+                type: integer
       owner:
         type: object
         properties:
@@ -316,6 +335,16 @@ TEST_CASE("arrays are lists, additionalProperties maps, nested objects nested at
   const engine::Attribute* given_at = vaccinations.nested->block.find_attribute("given_at");
   REQUIRE(given_at != nullptr);
   CHECK((given_at->computed && !given_at->optional));
+  // A map of objects: a map nested attribute; a map of lists of objects has no nested
+  // attribute to be, and is JSON text.
+  const engine::Attribute& collars = store.pet("collars");
+  REQUIRE(collars.nested);
+  CHECK(collars.nested->nesting == engine::NestingMode::Map);
+  const engine::Attribute* fitted = collars.nested->block.find_attribute("fitted");
+  REQUIRE(fitted != nullptr);
+  CHECK((fitted->computed && !fitted->optional));
+  CHECK_FALSE(store.pet("litters").nested);
+  CHECK(store.pet("litters").type == Type::string());
 }
 
 TEST_CASE("served over protocol 5, which has no nested attributes, nested objects are JSON text") {
@@ -323,6 +352,7 @@ TEST_CASE("served over protocol 5, which has no nested attributes, nested object
   CHECK(store.pet("owner").type == engine::Type::string());
   CHECK(store.pet("vaccinations").type == engine::Type::string());
   CHECK_FALSE(store.pet("owner").nested);
+  CHECK(store.pet("collars").type == engine::Type::string());
   PetStore six(kProvider, 6);
   CHECK(six.pet("owner").nested);
 }
@@ -343,6 +373,10 @@ TEST_CASE("values of nested objects both ways: wire names, read-only fields, wha
   CHECK(evaluate(encode + "(" + schema + ".to_api(" + shape +
                  ", { nick_name = 'Rex', id = 'k1', tags = { 'a' } }))") ==
         R"({"nickName":"Rex","tags":["a"]})");
+  // A map of them: each element settled against the element of the same key.
+  CHECK(evaluate(encode + "(" + schema + ".from_api({ kind = 'map', element = " + shape +
+                 " }, { a = { nickName = 'Rex' }, b = { id = 'k9' } }, { a = { id = 'k1' } }))") ==
+        R"({"a":{"id":"k1","nick_name":"Rex"},"b":{"id":"k9"}})");
 }
 
 TEST_CASE("JSON text compares a null member as one left out, and a read keeps it left out") {
