@@ -48,8 +48,8 @@ end
 
 local BLOCK_OPTIONS = {
   schema = "table", deprecated = "string", required = "boolean",
-  optional = "boolean", force_new = "boolean", min_items = "number", max_items = "number",
-  element_state_func = "function",
+  optional = "boolean", computed = "boolean", force_new = "boolean", min_items = "number",
+  max_items = "number", element_state_func = "function",
 }
 
 -- The message for the first problem of a table of options whose fields have the Lua types
@@ -84,6 +84,10 @@ local function block_problem(what, nesting, options)
   end
   if options.required and options.optional then
     return what .. ": required and optional cannot both be set"
+  end
+  if options.computed and options.required then
+    return what .. ": a computed block is filled in when the configuration has none, so it "
+      .. "cannot be required"
   end
   for _, key in ipairs({ "min_items", "max_items" }) do
     local n = options[key]

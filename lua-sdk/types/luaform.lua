@@ -112,10 +112,11 @@
 ---@field type luaform.Type
 
 --- The options of `tf.list_block`, `tf.set_block` and `tf.single_block`.
----@class (exact) luaform.BlockOptions : { schema?: any, required?: any, optional?: any, force_new?: any, min_items?: any, max_items?: any, element_state_func?: any, description?: any, deprecated?: any, [string]: nil }
+---@class (exact) luaform.BlockOptions : { schema?: any, required?: any, optional?: any, computed?: any, force_new?: any, min_items?: any, max_items?: any, element_state_func?: any, description?: any, deprecated?: any, [string]: nil }
 ---@field schema luaform.Schema the block's attributes and blocks
 ---@field required? boolean at least one block (a single block: the block must be there)
 ---@field optional? boolean the block may be left out (the default)
+---@field computed? boolean (resources) left out, the provider fills it in and the state keeps it; Terraform 1.16 or later, protocol 6
 ---@field force_new? boolean any change inside replaces the resource
 ---@field min_items? integer fewest blocks (list and set blocks)
 ---@field max_items? integer most blocks (list and set blocks)

@@ -82,6 +82,10 @@ struct BasicPlanRequest {
   std::string prior_private;
   V prior_identity{};
   bool deferral_allowed = false;
+  // Protocol 6.11 (Terraform 1.16): the private data the first plan of this change returned,
+  // sent again with the plan made at apply; and whether the client plans computed blocks.
+  std::string planned_private{};
+  bool computed_blocks_allowed = false;
 };
 template <class V>
 struct BasicPlanResponse {

@@ -23,7 +23,10 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     const Value& proposed = req.proposed_new_state;
     const Value& config = req.config;
     for (const Value* v : {&prior, &proposed, &config}) secrets.add(schema->block, *v);
-    resp.planned_private = req.prior_private;
+    // The plan made again at apply starts from the private data of the first plan, which a
+    // client of protocol 6.11 sends back: what that plan chose (a random name, say) can be
+    // chosen again. Other clients send none; the stored private data is the start then.
+    resp.planned_private = req.planned_private.empty() ? req.prior_private : req.planned_private;
     // An identity never changes in a plan: the object keeps the one stored, and a new object
     // gets its own when it is created.
     if (schema->identity && !prior.is_null()) resp.planned_identity = req.prior_identity;
@@ -35,8 +38,12 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
       const Value planned =
           proposed.is_null()
               ? proposed
-              : mark_computed_unknown(schema->block, with_defaults(schema->block, proposed, config),
-                                      prior, config);
+              : mark_computed_unknown(
+                    schema->block,
+                    plan_computed_blocks(schema->block,
+                                         with_defaults(schema->block, proposed, config), prior,
+                                         config),
+                    prior, config);
       resp.planned_state = without_write_only(schema->block, planned);
       return resp;
     }
@@ -52,7 +59,20 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
       return resp;
     }
 
-    Value planned = with_defaults(schema->block, proposed, config);
+    if (!req.computed_blocks_allowed) {
+      if (auto block = unconfigured_computed_block(schema->block, config)) {
+        diags.error(req.type_name + ": block \"" + path_to_string(*block) +
+                        "\" is computed, which this CLI cannot plan",
+                    "The provider fills the block in when the configuration has none, and only "
+                    "a CLI of protocol 6.11 (Terraform 1.16 or later, with the provider served "
+                    "over protocol 6) plans such a block. Write the block in the configuration, "
+                    "or use such a CLI.",
+                    *block);
+        return resp;
+      }
+    }
+    Value planned = plan_computed_blocks(
+        schema->block, with_defaults(schema->block, proposed, config), prior, config);
     if (!prior.is_null()) {
       // A configured value the resource counts as the same as the stored one is no change.
       planned = detail::keep_same_values(session, req.type_name, *schema, prior, planned, diags,

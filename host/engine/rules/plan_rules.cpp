@@ -129,7 +129,83 @@ void find_nested_replacements(const NestedBlock& nested, const Value& before, co
   }
 }
 
+// True when the configuration writes none of a block (Terraform 1.16 sends such a computed
+// block as null; an empty collection says the same).
+bool none_configured(const NestedBlock& nested, const Value& config) {
+  if (config.is_unknown()) return false;  // a dynamic block over an unknown for_each
+  if (config.is_null()) return true;
+  switch (nested.nesting) {
+    case NestingMode::Single:
+    case NestingMode::Group:
+      return false;
+    case NestingMode::Map:
+      return config.attributes().empty();
+    case NestingMode::List:
+    case NestingMode::Set:
+      return config.elements().empty();
+  }
+  return false;
+}
+
 }  // namespace
+
+Value plan_computed_blocks(const Block& block, const Value& planned, const Value& prior,
+                           const Value& config) {
+  if (!planned.is_known() || planned.is_null()) return planned;
+  Value out = planned;
+  for (const NestedBlock& nested : block.blocks) {
+    const Type type = nested.implied_type();
+    const Value prior_blocks = attribute_of(prior, nested.type_name, type);
+    const Value config_blocks = attribute_of(config, nested.type_name, type);
+    if (nested.computed && none_configured(nested, config_blocks)) {
+      const bool stored = prior_blocks.is_known() && !prior_blocks.is_null();
+      out = out.with_attribute(nested.type_name, stored ? prior_blocks : Value::unknown(type));
+      continue;
+    }
+    out = out.with_attribute(
+        nested.type_name,
+        map_nested_elements(nested, out.get_attribute(nested.type_name), prior_blocks,
+                            config_blocks, [&](const Value& e, const Value& p, const Value& c) {
+                              return plan_computed_blocks(nested.block, e, p, c);
+                            }));
+  }
+  return out;
+}
+
+std::optional<AttributePath> unconfigured_computed_block(const Block& block, const Value& config,
+                                                         const AttributePath& path) {
+  if (!config.is_known() || config.is_null()) return std::nullopt;
+  for (const NestedBlock& nested : block.blocks) {
+    const Value blocks = attribute_of(config, nested.type_name, nested.implied_type());
+    AttributePath at = child_path(path, AttributeName{nested.type_name});
+    if (nested.computed && none_configured(nested, blocks)) return at;
+    if (!blocks.is_known() || blocks.is_null()) continue;
+    if (nested.nesting == NestingMode::Single || nested.nesting == NestingMode::Group) {
+      if (auto found = unconfigured_computed_block(nested.block, blocks, at)) return found;
+      continue;
+    }
+    if (nested.nesting == NestingMode::Map) {
+      for (const auto& [key, element] : blocks.attributes()) {
+        if (auto found = unconfigured_computed_block(nested.block, element,
+                                                     child_path(at, ElementKey{key}))) {
+          return found;
+        }
+      }
+      continue;
+    }
+    int64_t index = 0;
+    for (const Value& element : blocks.elements()) {
+      // A set's elements have no address: the block is as near as a path gets.
+      const AttributePath element_path =
+          nested.nesting == NestingMode::List ? child_path(at, ElementIndex{index}) : at;
+      if (auto found = unconfigured_computed_block(nested.block, element, element_path)) {
+        return found;
+      }
+      ++index;
+    }
+  }
+  return std::nullopt;
+}
 
 bool changes_object(const Block& block, const Value& prior, const Value& planned) {
   if (prior == planned) return false;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "host/engine/schema/schema.h"
@@ -16,6 +17,19 @@ namespace luaform::engine {
 // are left out (never stored, so never compared), and an argument that is null on one side and
 // its zero value on the other is no difference (see zero_values.h).
 bool changes_object(const Block& block, const Value& prior, const Value& planned);
+
+// Computed blocks (protocol 6.11) the configuration has none of: an existing object keeps the
+// stored blocks, a new one (or a new element of an enclosing block) gets them from the
+// provider, so they are unknown in its plan. Applied first, so that no other rule sees the
+// stored blocks as removed.
+Value plan_computed_blocks(const Block& block, const Value& planned, const Value& prior,
+                           const Value& config);
+
+// The first computed block the configuration has none of, at any depth (its path), or nothing:
+// a client that does not plan computed blocks (protocol 5, OpenTofu, Terraform before 1.16)
+// would plan such a block empty and never settle, so the plan is refused there.
+std::optional<AttributePath> unconfigured_computed_block(const Block& block, const Value& config,
+                                                         const AttributePath& path = {});
 
 // The computed attributes the configuration leaves null: a new object (or a new element of a
 // nested block) gets them from the provider, so they are unknown in its plan. An existing

@@ -118,6 +118,11 @@ struct NestedBlock {
   int64_t min_items = 0;
   int64_t max_items = 0;  // 0: unlimited
   bool force_new = false;
+  // Filled in by the provider when the configuration has no such block (helper/schema's
+  // Optional + Computed list of a resource), kept from the state once it was. Only Terraform
+  // 1.16's protocol 6.11 can plan it: a plan from another CLI that leaves it out is an error.
+  // The blocks inside one are computed too (the schema served says so).
+  bool computed = false;
   std::string declared_at;  // as Attribute::declared_at
   // Settings of the operations rather than of the object (the `timeouts` block): a change to
   // them never replaces the resource and needs no update function.

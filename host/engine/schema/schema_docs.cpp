@@ -152,6 +152,7 @@ std::string block_item(const NestedBlock& b, const std::string& path, std::vecto
   std::string line = "- `" + b.type_name + "` (" + label + ")";
   if (!b.block.description.empty()) line += " " + sentence(b.block.description);
   if (b.force_new) line += " Changing it replaces the resource.";
+  if (b.computed) line += " Filled in by the provider when the configuration has none.";
   nested.push_back({inner, &b.block});
   return line + " (see [below for nested schema](#" + anchor_of(inner) + "))\n";
 }

@@ -23,7 +23,13 @@ void serve_block(Block& block) {
       attr.nested = std::move(served);
     }
   }
-  for (auto& nested : block.blocks) serve_block(nested.block);
+  for (auto& nested : block.blocks) {
+    serve_block(nested.block);
+    // Terraform requires the blocks inside a computed block to say they are computed too.
+    if (nested.computed) {
+      for (auto& inner : nested.block.blocks) inner.computed = true;
+    }
+  }
 }
 
 void ensure_id(Block& block) {
@@ -184,6 +190,33 @@ void check_element_normaliser(bool is_set, BlockPlace place, const std::string& 
 
 }  // namespace
 
+namespace {
+
+// What Terraform 1.16 allows of a computed block (configschema's internal validation), and
+// where the engine plans one.
+void check_computed_block(const NestedBlock& nested, BlockPlace place, const std::string& where,
+                          Diagnostics& diags) {
+  const std::string what = declared_place(nested.declared_at) + where + ": block \"" +
+                           nested.type_name + "\" is computed";
+  const AttributePath path{AttributeName{nested.type_name}};
+  if (place == BlockPlace::Elsewhere) {
+    diags.error(what + ", which only the blocks of resources may be",
+                "A data source's, a provider's or an ephemeral resource's blocks are read or "
+                "written as they are; a resource plans the value of a computed one.",
+                path);
+  }
+  if (nested.min_items > 0) {
+    diags.error(what + ", so it cannot be required or have min_items",
+                "The provider fills it in when the configuration has none.", path);
+  }
+  if (nested.force_new) {
+    diags.error(what + ", so it cannot force a new resource",
+                "Use force_new on the attributes inside it instead.", path);
+  }
+}
+
+}  // namespace
+
 void validate_block(const Block& block, const std::string& where, Diagnostics& diags,
                     BlockPlace place) {
   const bool resource_top_level = place == BlockPlace::ResourceTop;
@@ -276,6 +309,7 @@ void validate_block(const Block& block, const std::string& where, Diagnostics& d
           declared_place(nested.declared_at) + where + ": block \"" + nested.type_name + "\"",
           {AttributeName{nested.type_name}}, diags);
     }
+    if (nested.computed) check_computed_block(nested, place, where, diags);
     validate_block(nested.block, where + "." + nested.type_name, diags, inner(nested.nesting));
   }
 }

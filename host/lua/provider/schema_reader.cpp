@@ -368,6 +368,7 @@ engine::NestedBlock read_nested_block(lua_State* L, int index, const std::string
     nested.max_items = 1;
   }
   nested.force_new = flag(L, index, "force_new");
+  nested.computed = flag(L, index, "computed");
   nested.has_element_normaliser = normalises_elements(L, index);
   std::tie(nested.block.description, nested.block.description_markdown) =
       description(L, index, name);

@@ -88,6 +88,11 @@ engine::wire::PlanRequest plan_request(const Req& req) {
   out.prior_private = req.prior_private();
   out.prior_identity = dynamic_value(req.prior_identity().identity_data());
   out.deferral_allowed = deferral_allowed(req);
+  if constexpr (requires { req.planned_private(); }) out.planned_private = req.planned_private();
+  if constexpr (requires { req.client_capabilities().computed_blocks_allowed(); }) {
+    out.computed_blocks_allowed =
+        req.has_client_capabilities() && req.client_capabilities().computed_blocks_allowed();
+  }
   return out;
 }
 

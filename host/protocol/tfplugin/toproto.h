@@ -142,6 +142,10 @@ void schema_block(const engine::Block& b, ProtoBlock* out) {
     p->set_min_items(nb.min_items);
     p->set_max_items(nb.max_items);
     schema_block(nb.block, p->mutable_block());
+    // Protocol 6.11; protocol 5 has no such field (a plan refuses the block there).
+    if constexpr (requires { p->mutable_block()->set_computed(true); }) {
+      p->mutable_block()->set_computed(nb.computed);
+    }
   }
   out->set_description(text(b.description));
   description_kind(b.description_markdown, out);

@@ -87,6 +87,25 @@ TEST_CASE("a CLI that allows deferrals says so in each request that can be defer
   CHECK(fromproto::configure_request(configure).deferral_allowed);
 }
 
+TEST_CASE(
+    "a plan request of protocol 6.11 carries the first plan's private data and the "
+    "client's computed blocks") {
+  tfplugin6::PlanResourceChange::Request plan;
+  CHECK_FALSE(fromproto::plan_request(plan).computed_blocks_allowed);
+  plan.mutable_client_capabilities()->set_computed_blocks_allowed(true);
+  plan.set_prior_private("stored");
+  plan.set_planned_private("first plan");
+  const auto out = fromproto::plan_request(plan);
+  CHECK(out.computed_blocks_allowed);
+  CHECK(out.prior_private == "stored");
+  CHECK(out.planned_private == "first plan");
+  // Protocol 5 has neither.
+  tfplugin5::PlanResourceChange::Request five;
+  five.set_prior_private("stored");
+  CHECK(fromproto::plan_request(five).planned_private.empty());
+  CHECK_FALSE(fromproto::plan_request(five).computed_blocks_allowed);
+}
+
 }  // namespace luaform::protocol
 
 namespace luaform::protocol {

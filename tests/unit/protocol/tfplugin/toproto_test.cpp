@@ -45,6 +45,15 @@ engine::Block sample_block() {
   return b;
 }
 
+TEST_CASE("a computed block says so in its block (protocol 6.11)") {
+  engine::Block b = sample_block();
+  b.blocks[0].min_items = 0;
+  b.blocks[0].computed = true;
+  tfplugin6::Schema::Block out;
+  toproto::schema_block(b, &out);
+  CHECK(out.block_types(0).block().computed());
+}
+
 TEST_CASE("schema blocks carry types as cty JSON, flags, descriptions and nesting (v6)") {
   tfplugin6::Schema::Block out;
   toproto::schema_block(sample_block(), &out);
@@ -74,6 +83,7 @@ TEST_CASE("schema blocks carry types as cty JSON, flags, descriptions and nestin
   CHECK(disk.nesting() == tfplugin6::Schema::NestedBlock::SET);
   CHECK(disk.min_items() == 1);
   CHECK(disk.max_items() == 3);
+  CHECK_FALSE(disk.block().computed());
   CHECK(disk.block().description() == "A disk.");
   REQUIRE(disk.block().attributes_size() == 1);
   CHECK(disk.block().attributes(0).name() == "size");
