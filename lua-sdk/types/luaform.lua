@@ -213,6 +213,11 @@ function ResourceData:get_change(key) end
 ---@return boolean
 function ResourceData:is_new_resource() end
 
+--- In customize_diff: true when what `d:set_private` keeps comes back to the plan the CLI
+--- makes again at apply (Terraform 1.16, protocol 6), so a value chosen here can be planned.
+---@return boolean
+function ResourceData:keeps_planned_private() end
+
 --- Seconds the operation may take: the user's `timeouts` block, else the declared ones.
 ---@param operation "create"|"read"|"update"|"delete"
 ---@return number

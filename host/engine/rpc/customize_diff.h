@@ -22,6 +22,6 @@ namespace luaform::engine {
 Value customize_diff(Session& session, const std::string& type_name, const Schema& schema,
                      const Value& prior, const Value& config, const Value& planned,
                      std::vector<AttributePath>& requires_replace, std::string& private_data,
-                     Diagnostics& diags);
+                     bool planned_private_kept, Diagnostics& diags);
 
 }  // namespace luaform::engine

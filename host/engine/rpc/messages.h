@@ -86,6 +86,7 @@ struct BasicPlanRequest {
   // sent again with the plan made at apply; and whether the client plans computed blocks.
   std::string planned_private{};
   bool computed_blocks_allowed = false;
+  bool store_planned_private = false;  // the client sends planned_private back (6.11)
 };
 template <class V>
 struct BasicPlanResponse {

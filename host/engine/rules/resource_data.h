@@ -64,6 +64,10 @@ class ResourceData {
   // stores them with the state or plan and hands them back, but never shows them. For an
   // ephemeral resource they are all that Renew and Close get.
   const std::string& private_data() const { return private_; }
+  // In a plan: the CLI hands the private data this plan keeps back to the plan it makes again
+  // at apply (protocol 6.11), so a value chosen here at random is chosen again there.
+  void set_planned_private_kept() { planned_private_kept_ = true; }
+  bool planned_private_kept() const { return planned_private_kept_; }
   void set_private_data(std::string bytes) { private_ = std::move(bytes); }
 
   // The object's identity, for resources whose schema declares one. The given identity is what
@@ -109,6 +113,7 @@ class ResourceData {
   std::optional<std::string> id_;
   bool cleared_ = false;
   bool plan_changes_allowed_ = false;
+  bool planned_private_kept_ = false;
   bool renewal_allowed_ = false;
   std::string private_;
   Value given_identity_;

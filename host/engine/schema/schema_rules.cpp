@@ -1,5 +1,6 @@
 #include "host/engine/schema/schema_rules.h"
 
+#include <functional>
 #include <initializer_list>
 #include <set>
 #include <string_view>
@@ -10,6 +11,19 @@
 
 namespace luaform::engine {
 namespace {
+
+// Terraform requires everything inside a computed block to say it is computed too: the blocks,
+// and the attributes (an optional one stays optional; a required one is a schema error, see
+// check_computed_block).
+void served_computed(Block& block) {
+  for (auto& attr : block.attributes) {
+    if (!attr.required) attr.computed = true;
+  }
+  for (auto& inner : block.blocks) {
+    inner.computed = true;
+    served_computed(inner.block);
+  }
+}
 
 void serve_block(Block& block) {
   for (auto& attr : block.attributes) {
@@ -25,10 +39,7 @@ void serve_block(Block& block) {
   }
   for (auto& nested : block.blocks) {
     serve_block(nested.block);
-    // Terraform requires the blocks inside a computed block to say they are computed too.
-    if (nested.computed) {
-      for (auto& inner : nested.block.blocks) inner.computed = true;
-    }
+    if (nested.computed) served_computed(nested.block);
   }
 }
 
@@ -213,6 +224,20 @@ void check_computed_block(const NestedBlock& nested, BlockPlace place, const std
     diags.error(what + ", so it cannot force a new resource",
                 "Use force_new on the attributes inside it instead.", path);
   }
+  const std::function<void(const Block&, const std::string&)> no_required =
+      [&](const Block& inner, const std::string& at) {
+        for (const auto& attr : inner.attributes) {
+          if (attr.required) {
+            diags.error(what + ", so attribute \"" + at + attr.name + "\" in it cannot be required",
+                        "The provider fills the block in when the configuration has none; "
+                        "Terraform requires every attribute in it to be computed. Make it "
+                        "optional (it is served optional and computed).",
+                        path);
+          }
+        }
+        for (const auto& block : inner.blocks) no_required(block.block, at + block.type_name + ".");
+      };
+  no_required(nested.block, "");
 }
 
 }  // namespace

@@ -133,7 +133,8 @@ PlanResponse WireService::plan_resource_change(const PlanRequest& req) const {
                               shape.decode_identity(req.prior_identity, resp.diagnostics),
                               req.deferral_allowed,
                               req.planned_private,
-                              req.computed_blocks_allowed};
+                              req.computed_blocks_allowed,
+                              req.store_planned_private};
   if (resp.diagnostics.has_errors()) return resp;
   engine::PlanResponse planned = service_->plan_resource_change(decoded);
   resp.planned_state = shape.encode(planned.planned_state);

@@ -216,6 +216,13 @@ int is_new_resource(lua_State* L) {
   return 1;
 }
 
+// d:keeps_planned_private(): in customize_diff, whether what d:set_private keeps comes back to
+// the plan made again at apply (Terraform 1.16's protocol 6.11).
+int keeps_planned_private(lua_State* L) {
+  lua_pushboolean(L, self(L).planned_private_kept());
+  return 1;
+}
+
 // d:private("key") / d:set_private("key", value): values the script keeps with the object
 // for itself (strings, numbers, booleans, tables: anything JSON holds). Terraform stores them
 // with the state, or hands an ephemeral resource's to renew and close, and never shows them.
@@ -319,6 +326,7 @@ void register_resource_data_type(lua_State* L) {
       {"set_partial", guarded<set_partial>},
       {"get_change", guarded<get_change>},
       {"is_new_resource", guarded<is_new_resource>},
+      {"keeps_planned_private", guarded<keeps_planned_private>},
       {"private", guarded<get_private>},
       {"set_private", guarded<set_private>},
       {"renew_in", guarded<renew_in>},

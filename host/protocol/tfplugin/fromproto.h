@@ -92,6 +92,8 @@ engine::wire::PlanRequest plan_request(const Req& req) {
   if constexpr (requires { req.client_capabilities().computed_blocks_allowed(); }) {
     out.computed_blocks_allowed =
         req.has_client_capabilities() && req.client_capabilities().computed_blocks_allowed();
+    out.store_planned_private =
+        req.has_client_capabilities() && req.client_capabilities().store_planned_private();
   }
   return out;
 }

@@ -74,6 +74,11 @@ TEST_CASE("the blocks inside a computed block are served computed too") {
   CHECK(port->computed);
   REQUIRE(port->block.find_block("rule") != nullptr);
   CHECK(port->block.find_block("rule")->computed);
+  // And so are the attributes: an optional one stays optional.
+  const Attribute* number = port->block.find_attribute("number");
+  REQUIRE(number != nullptr);
+  CHECK((number->optional && number->computed));
+  CHECK(port->block.find_block("rule")->block.find_attribute("cidr")->computed);
 }
 
 TEST_CASE("a computed block left out is unknown in a new object's plan, then kept from state") {
@@ -148,18 +153,23 @@ TEST_CASE("a computed block must not be required, force a new object, or be outs
   port.computed = true;
   port.min_items = 1;
   port.force_new = true;
-  port.block.attributes = {attribute("number", Type::number(), false, true, false)};
+  port.block.attributes = {attribute("number", Type::number(), true, false, false)};
   Block top;
   top.blocks = {port};
   Diagnostics in_resource;
   validate_block(top, "resource r", in_resource, BlockPlace::ResourceTop);
-  REQUIRE(in_resource.items().size() == 2);
+  REQUIRE(in_resource.items().size() == 3);
   CHECK(in_resource.items()[0].summary ==
         "resource r: block \"port\" is computed, so it cannot be required or have min_items");
   CHECK(in_resource.items()[1].summary ==
         "resource r: block \"port\" is computed, so it cannot force a new resource");
+  CHECK(in_resource.items()[2].summary ==
+        "resource r: block \"port\" is computed, so attribute \"number\" in it cannot be "
+        "required");
   top.blocks[0].min_items = 0;
   top.blocks[0].force_new = false;
+  top.blocks[0].block.attributes[0].required = false;
+  top.blocks[0].block.attributes[0].optional = true;
   Diagnostics in_data_source;
   validate_block(top, "data source d", in_data_source, BlockPlace::Elsewhere);
   REQUIRE(in_data_source.items().size() == 1);
@@ -177,17 +187,21 @@ TEST_CASE("the plan made again at apply starts from the private data of the firs
   const Type type =
       f.service->get_provider_schema().schema->resources.at("test_name").block.implied_type();
   std::string seen;
+  bool kept = false;
   f.logic->callbacks[Operation::CustomizeDiff] = [&](ResourceData& d) {
     seen = d.private_data();
+    kept = d.planned_private_kept();
     if (seen.empty()) d.set_private_data(R"({"suffix":"k3x"})");
     return Diagnostics{};
   };
   const Value config =
       Value::object(type, {{"id", Value::null(Type::string())}, {"name", Value::string("a")}});
   PlanRequest first{"test_name", Value::null(type), config, config, ""};
+  first.store_planned_private = true;
   const PlanResponse planned = f.service->plan_resource_change(first);
   REQUIRE_FALSE(planned.diagnostics.has_errors());
   CHECK(seen.empty());
+  CHECK(kept);
   CHECK(planned.planned_private == R"({"suffix":"k3x"})");
 
   // Terraform 1.16 sends it back with the plan it makes at apply.
@@ -196,4 +210,8 @@ TEST_CASE("the plan made again at apply starts from the private data of the firs
   const PlanResponse replanned = f.service->plan_resource_change(at_apply);
   CHECK(seen == R"({"suffix":"k3x"})");
   CHECK(replanned.planned_private == R"({"suffix":"k3x"})");
+  // Another CLI says it keeps nothing: the script can tell.
+  first.store_planned_private = false;
+  f.service->plan_resource_change(first);
+  CHECK_FALSE(kept);
 }
