@@ -425,7 +425,8 @@ if wants e2e; then
       terraform116="$(bash tests/e2e/install-terraform116.sh)" || terraform116_rc=$?
       if ((terraform116_rc == 0)); then
         LUAFORM_TERRAFORM116="$terraform116" LUAFORM_E2E_CLIS=terraform116 \
-          pytest_suite "terraform 1.16" "$repo/build/host/luaform" tests/e2e/test_protocol_6_11.py
+          pytest_suite "terraform 1.16" "$repo/build/host/luaform" \
+          tests/e2e/test_protocol_6_11.py tests/e2e/test_deferred_changes.py
       elif ((terraform116_rc == 3)); then
         step "e2e (terraform 1.16): not run, no Terraform 1.16 build (tests/README.md says how to make one)"
       else

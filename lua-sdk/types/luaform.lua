@@ -218,6 +218,11 @@ function ResourceData:is_new_resource() end
 ---@return boolean
 function ResourceData:keeps_planned_private() end
 
+--- In customize_diff, read, import or a data source's read: wait for a later run (where the
+--- CLI allows deferred changes; an error elsewhere). Return right after it.
+---@param reason? "absent_prereq"|"resource_config_unknown"|"provider_config_unknown"
+function ResourceData:defer(reason) end
+
 --- Seconds the operation may take: the user's `timeouts` block, else the declared ones.
 ---@param operation "create"|"read"|"update"|"delete"
 ---@return number

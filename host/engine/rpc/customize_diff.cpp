@@ -26,18 +26,27 @@ const Attribute* plannable(const Schema& schema, const Value& config, const std:
 
 }  // namespace
 
-Value customize_diff(Session& session, const std::string& type_name, const Schema& schema,
-                     const Value& prior, const Value& config, const Value& planned,
-                     std::vector<AttributePath>& requires_replace, std::string& private_data,
-                     bool planned_private_kept, Diagnostics& diags) {
+Value customize_diff(Session& session, const PlanRequest& req, const Schema& schema,
+                     const Value& planned, PlanResponse& resp) {
+  const std::string& type_name = req.type_name;
+  const Value& prior = req.prior_state;
+  const Value& config = req.config;
+  std::vector<AttributePath>& requires_replace = resp.requires_replace;
+  Diagnostics& diags = resp.diagnostics;
   ResourceData d(schema, prior, config, planned);
   d.allow_plan_changes();
-  if (planned_private_kept) d.set_planned_private_kept();
-  d.set_private_data(private_data);
+  if (req.store_planned_private) d.set_planned_private_kept();
+  d.set_deferrable(req.deferral_allowed ? Deferrable::Allowed : Deferrable::NotByCli);
+  d.set_private_data(resp.planned_private);
   Diagnostics call = session.call(Operation::CustomizeDiff, type_name, d);
   diags.append(call);
   if (call.has_errors()) return planned;
-  private_data = d.private_data();
+  resp.planned_private = d.private_data();
+  if (d.deferred()) {
+    // Waiting for a later run: the plan shown meanwhile is the schema's.
+    resp.deferred = d.deferred();
+    return planned;
+  }
 
   const std::string what = type_name + ": customize_diff";
   Diagnostics problems;

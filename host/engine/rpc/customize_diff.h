@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host/engine/rpc/messages.h"
 #include "host/engine/rpc/session.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
@@ -13,15 +14,14 @@
 
 namespace luaform::engine {
 
-// Runs the logic's customize_diff for `type_name` and returns the planned object with what it
-// asked for applied; replacement paths are appended to `requires_replace`. Errors (its own, or
-// an attempt to change an attribute the configuration decides) go to `diags`, and the plan is
-// then returned unchanged. `private_data` holds the prior private data on entry and what the
-// plan hands to apply on return (the function may change it, as the framework's ModifyPlan
-// may).
-Value customize_diff(Session& session, const std::string& type_name, const Schema& schema,
-                     const Value& prior, const Value& config, const Value& planned,
-                     std::vector<AttributePath>& requires_replace, std::string& private_data,
-                     bool planned_private_kept, Diagnostics& diags);
+// Runs the logic's customize_diff for the resource of `req` and returns `planned` with what it
+// asked for applied; replacement paths are appended to resp.requires_replace. Errors (its own,
+// or an attempt to change an attribute the configuration decides) go to resp.diagnostics, and
+// the plan is then returned unchanged. resp.planned_private holds the private data the plan
+// starts from on entry and what it hands to apply on return (the function may change it, as
+// the framework's ModifyPlan may). A deferral it asks for (where the CLI allows one) is
+// resp.deferred, with `planned` returned as it was.
+Value customize_diff(Session& session, const PlanRequest& req, const Schema& schema,
+                     const Value& planned, PlanResponse& resp);
 
 }  // namespace luaform::engine

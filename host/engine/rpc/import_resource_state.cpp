@@ -55,8 +55,14 @@ ImportResponse ProviderService::import_resource_state(const ImportRequest& req) 
     } else {
       d.set_id(req.id);
     }
+    d.set_deferrable(req.deferral_allowed ? Deferrable::Allowed : Deferrable::NotByCli);
     diags.append(session.call(Operation::Import, req.type_name, d));
     if (diags.has_errors()) return resp;
+    // The script deferred: nothing is imported in this run (the CLI makes up a null object).
+    if (d.deferred()) {
+      resp.deferred = d.deferred();
+      return resp;
+    }
     const Value result = d.result();
     const Value state =
         without_write_only(schema->block, with_defaults(schema->block, result, result));

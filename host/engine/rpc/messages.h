@@ -16,19 +16,12 @@
 #include <vector>
 
 #include "host/engine/rpc/provider_logic.h"
+#include "host/engine/rules/deferral.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
 #include "host/engine/value/value.h"
 
 namespace luaform::engine {
-
-// Why the provider answers "not now" (a deferral) instead of a result: the CLI plans the rest
-// and comes back to the object in a later run. Only when the request says the CLI allows it.
-enum class DeferralReason {
-  ResourceConfigUnknown = 1,
-  ProviderConfigUnknown = 2,
-  AbsentPrereq = 3
-};
 
 struct ServerCapabilities {
   bool plan_destroy = false;

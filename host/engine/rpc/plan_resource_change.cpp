@@ -90,9 +90,7 @@ PlanResponse ProviderService::plan_resource_change(const PlanRequest& req) const
     planned =
         plan_with_functions(session, req.type_name, schema->block, prior, config, planned, diags);
     if (schema->customizes_diff) {
-      planned = customize_diff(session, req.type_name, *schema, prior, config, planned,
-                               resp.requires_replace, resp.planned_private,
-                               req.store_planned_private, diags);
+      planned = customize_diff(session, req, *schema, planned, resp);
     }
     // The configuration's write-only values reach create and update from the config, never the
     // plan: the CLI refuses a plan that holds them.

@@ -25,8 +25,15 @@ ReadDataResponse ProviderService::read_data_source(const ReadDataRequest& req) c
     }
     Value planned = with_defaults(schema->block, config, config);
     ResourceData d(*schema, Value::null(type), config, planned);
+    d.set_deferrable(req.deferral_allowed ? Deferrable::Allowed : Deferrable::NotByCli);
     diags.append(session.call(Operation::ReadData, req.type_name, d));
     if (diags.has_errors()) return resp;
+    // The script deferred: the values stay unknown until a later run reads them.
+    if (d.deferred()) {
+      resp.deferred = d.deferred();
+      resp.state = Value::unknown(type);
+      return resp;
+    }
     // A data source has no lifecycle, so an id is optional for its author; the state needs one.
     if (d.id().empty()) d.set_id(req.type_name);
     resp.state = d.result();

@@ -34,8 +34,11 @@ ReadResponse ProviderService::read_resource(const ReadRequest& req) const {
     ResourceData d(*schema, current, Value::null(type), Value::null(type));
     d.set_private_data(req.private_data);
     d.set_given_identity(current_identity);
+    d.set_deferrable(req.deferral_allowed ? Deferrable::Allowed : Deferrable::NotByCli);
     diags.append(session.call(Operation::Read, req.type_name, d));
-    if (diags.has_errors()) {
+    if (diags.has_errors() || d.deferred()) {
+      // Failed, or waiting for a later run (the script deferred): the stored state stands.
+      resp.deferred = diags.has_errors() ? std::nullopt : d.deferred();
       resp.new_state = current;
       return resp;
     }

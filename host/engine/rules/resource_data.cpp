@@ -197,6 +197,12 @@ Value ResourceData::identity() const {
   return identity;
 }
 
+Diagnostics ResourceData::defer(DeferralReason reason) {
+  Diagnostics diags = deferral_problem(deferrable_);
+  if (!diags.has_errors()) deferred_ = reason;
+  return diags;
+}
+
 Diagnostics ResourceData::set_identity(const std::string& name, Value v) {
   Diagnostics diags;
   const AttributePath path{AttributeName{name}};

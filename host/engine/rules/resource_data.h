@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "host/engine/rules/deferral.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
 #include "host/engine/value/value.h"
@@ -70,6 +71,12 @@ class ResourceData {
   bool planned_private_kept() const { return planned_private_kept_; }
   void set_private_data(std::string bytes) { private_ = std::move(bytes); }
 
+  // Deferral: whether this call may answer "not now" (set by the RPC), and the logic's asking
+  // for it, which is an error where it may not.
+  void set_deferrable(Deferrable deferrable) { deferrable_ = deferrable; }
+  Diagnostics defer(DeferralReason reason);
+  const std::optional<DeferralReason>& deferred() const { return deferred_; }
+
   // The object's identity, for resources whose schema declares one. The given identity is what
   // the CLI sent: the stored one for read, update and delete, the import block's for an import
   // by identity, null otherwise. identity() is what the function sees: the given identity with
@@ -114,6 +121,8 @@ class ResourceData {
   bool cleared_ = false;
   bool plan_changes_allowed_ = false;
   bool planned_private_kept_ = false;
+  Deferrable deferrable_ = Deferrable::Never;
+  std::optional<DeferralReason> deferred_;
   bool renewal_allowed_ = false;
   std::string private_;
   Value given_identity_;

@@ -228,7 +228,10 @@ void check_computed_block(const NestedBlock& nested, BlockPlace place, const std
       [&](const Block& inner, const std::string& at) {
         for (const auto& attr : inner.attributes) {
           if (attr.required) {
-            diags.error(what + ", so attribute \"" + at + attr.name + "\" in it cannot be required",
+            std::string summary = what;
+            summary.append(", so attribute \"").append(at).append(attr.name);
+            summary.append("\" in it cannot be required");
+            diags.error(std::move(summary),
                         "The provider fills the block in when the configuration has none; "
                         "Terraform requires every attribute in it to be computed. Make it "
                         "optional (it is served optional and computed).",

@@ -23,6 +23,7 @@ enum class Hint {
   MutableIdentity,  // an identity that may change
   IdentityUpgrade,  // an identity upgrade from version `subject`
   DynamicType,      // the dynamic pseudo-type of function parameters
+  Defer,            // a hook's answer of "not now, in a later run"
 };
 
 // How an author of the installed language writes `hint` for `subject` (an attribute name, a

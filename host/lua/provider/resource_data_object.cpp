@@ -216,6 +216,31 @@ int is_new_resource(lua_State* L) {
   return 1;
 }
 
+// d:defer([reason]): in a plan (customize_diff), a read, an import or a data source's read,
+// answer "not now": the CLI plans the rest and comes back in a later run. The reason is
+// "absent_prereq" (the default: something the object needs does not exist yet),
+// "resource_config_unknown" or "provider_config_unknown". The function should return after it.
+int defer(lua_State* L) {
+  engine::DeferralReason reason = engine::DeferralReason::AbsentPrereq;
+  if (!lua_isnoneornil(L, 2)) {
+    const std::string given = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+    if (given == "resource_config_unknown") {
+      reason = engine::DeferralReason::ResourceConfigUnknown;
+    } else if (given == "provider_config_unknown") {
+      reason = engine::DeferralReason::ProviderConfigUnknown;
+    } else if (given != "absent_prereq") {
+      throw std::runtime_error(
+          "d:defer: the reason must be \"absent_prereq\", \"resource_config_unknown\" or "
+          "\"provider_config_unknown\"");
+    }
+  }
+  const engine::Diagnostics diags = self(L).defer(reason);
+  for (const auto& diag : diags.items()) {
+    throw std::runtime_error("d:defer: " + diag.summary + ": " + diag.detail);
+  }
+  return 0;
+}
+
 // d:keeps_planned_private(): in customize_diff, whether what d:set_private keeps comes back to
 // the plan made again at apply (Terraform 1.16's protocol 6.11).
 int keeps_planned_private(lua_State* L) {
@@ -326,6 +351,7 @@ void register_resource_data_type(lua_State* L) {
       {"set_partial", guarded<set_partial>},
       {"get_change", guarded<get_change>},
       {"is_new_resource", guarded<is_new_resource>},
+      {"defer", guarded<defer>},
       {"keeps_planned_private", guarded<keeps_planned_private>},
       {"private", guarded<get_private>},
       {"set_private", guarded<set_private>},

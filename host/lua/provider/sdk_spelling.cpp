@@ -30,6 +30,8 @@ std::string sdk_spelling(engine::Hint hint, std::string_view subject) {
       return "identity = { upgrade = { [" + name + "] = function(raw) ... end } }";
     case Hint::DynamicType:
       return "tf.dynamic";
+    case Hint::Defer:
+      return "d:defer()";
   }
   return {};
 }

@@ -2,6 +2,8 @@
 -- server whose configuration asks for no ports (the `port` blocks are computed: Terraform
 -- 1.16's protocol 6.11), and names each server's host with a suffix chosen at plan time (kept
 -- in private data, which Terraform 1.16 hands back to the plan it makes again at apply).
+-- A server whose `after` file does not exist yet waits for a later run (d:defer), and so does
+-- the read of one its record marks pending.
 local tf = require("luaform")
 local json = require("luaform_json")
 
@@ -43,6 +45,10 @@ local function read(d)
   end
   local record = json.decode(file:read("a"))
   file:close()
+  if record.pending then
+    d:defer()
+    return
+  end
   d:set("name", record.name)
   d:set("host", record.host)
   local ports = {}
@@ -55,6 +61,7 @@ end
 return tf.resource {
   schema = {
     name = tf.string { required = true },
+    after = tf.string { optional = true, description = "a file that must exist first" },
     host = tf.string { computed = true, description = "name-SUFFIX, the suffix chosen at plan" },
     port = tf.list_block {
       computed = true,
@@ -70,6 +77,15 @@ return tf.resource {
   -- apply finds it in the private data of the first plan. A CLI that does not hand that back
   -- would see another suffix there: the host stays "known after apply".
   customize_diff = function(d)
+    local after = d:get("after")
+    if after ~= nil and after ~= "" then
+      local prerequisite = io.open(after)
+      if not prerequisite then
+        d:defer("absent_prereq")
+        return
+      end
+      prerequisite:close()
+    end
     if not d:is_new_resource() or not d:keeps_planned_private() then
       return
     end

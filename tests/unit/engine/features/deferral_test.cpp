@@ -138,3 +138,89 @@ TEST_CASE("an import defers for the provider's configuration, and never runs wit
   CHECK(f.service->import_resource_state(allowed).imported.size() == 1);
   CHECK(imported == 1);
 }
+
+namespace {
+
+// The logic itself defers: test_file's functions call d.defer(reason) when `defers` is set.
+struct ScriptDeferralFixture : ServiceFixture {
+  Type type;
+  Type data_type;
+  std::optional<DeferralReason> defers;
+  Diagnostics asked;  // what d.defer answered, the last time it was called
+
+  ScriptDeferralFixture() {
+    Schema resource = file_schema();
+    resource.customizes_diff = true;
+    logic->declared.resources["test_file"] = resource;
+    Schema data;
+    data.block.attributes = {attribute("name", Type::string(), true, false, false)};
+    logic->declared.data_sources["test_info"] = data;
+    for (Operation op : {Operation::CustomizeDiff, Operation::Read, Operation::Import,
+                         Operation::ReadData, Operation::Create}) {
+      logic->callbacks[op] = [this](ResourceData& d) {
+        if (defers) asked = d.defer(*defers);
+        return Diagnostics{};
+      };
+    }
+    const auto* schema = &serve();
+    type = schema->resources.at("test_file").block.implied_type();
+    data_type = schema->data_sources.at("test_info").block.implied_type();
+  }
+  Value file(const std::string& path) const {
+    return Value::object(type, {{"path", Value::string(path)}});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a script defers a plan, a read, an import and a data source's read where allowed") {
+  ScriptDeferralFixture f;
+  f.defers = DeferralReason::AbsentPrereq;
+  const Value config = f.file("/a");
+  PlanRequest plan{"test_file", Value::null(f.type), config, config, ""};
+  plan.deferral_allowed = true;
+  const PlanResponse planned = f.service->plan_resource_change(plan);
+  CHECK(f.asked.empty());
+  CHECK(planned.deferred == DeferralReason::AbsentPrereq);
+  // What the CLI shows meanwhile: the schema's plan, the computed values unknown.
+  CHECK(planned.planned_state.get_attribute("sha").is_unknown());
+
+  const Value stored = f.file("/a").with_attribute("id", Value::string("/a"));
+  ReadRequest read{"test_file", stored, "{}", {}};
+  read.deferral_allowed = true;
+  f.defers = DeferralReason::ResourceConfigUnknown;
+  const ReadResponse refreshed = f.service->read_resource(read);
+  CHECK(refreshed.deferred == DeferralReason::ResourceConfigUnknown);
+  CHECK(refreshed.new_state == stored);
+
+  ImportRequest import{"test_file", "/a"};
+  import.deferral_allowed = true;
+  const ImportResponse imported = f.service->import_resource_state(import);
+  CHECK(imported.deferred == DeferralReason::ResourceConfigUnknown);
+  CHECK(imported.imported.empty());
+
+  ReadDataRequest data{"test_info", Value::object(f.data_type, {{"name", Value::string("x")}})};
+  data.deferral_allowed = true;
+  const ReadDataResponse read_data = f.service->read_data_source(data);
+  CHECK(read_data.deferred == DeferralReason::ResourceConfigUnknown);
+  CHECK(read_data.state.is_unknown());
+}
+
+TEST_CASE("a script asking to defer where the CLI does not allow it, or in an apply, is told") {
+  ScriptDeferralFixture f;
+  f.defers = DeferralReason::AbsentPrereq;
+  const Value stored = f.file("/a").with_attribute("id", Value::string("/a"));
+  const ReadResponse refreshed =
+      f.service->read_resource(ReadRequest{"test_file", stored, "{}", {}});
+  CHECK_FALSE(refreshed.deferred);
+  REQUIRE(f.asked.has_errors());
+  CHECK(f.asked.items()[0].summary == "This run does not allow deferred changes");
+  CHECK(f.asked.items()[0].detail.find("-allow-deferral") != std::string::npos);
+
+  f.asked = {};
+  const Value config = f.file("/a");
+  const ApplyResponse applied = f.service->apply_resource_change(
+      ApplyRequest{"test_file", Value::null(f.type), config, config, {}});
+  REQUIRE(f.asked.has_errors());
+  CHECK(f.asked.items()[0].summary == "This call cannot be deferred");
+}
