@@ -124,17 +124,13 @@ print(total - bad - skipped, bad, skipped)
 PY
 }
 
-# pytest_suite NAME HOST [FILE...]: the e2e suite (or those files of it) against HOST.
 pytest_suite() {
   local name="$1" host="$2" xml
-  shift 2
-  local files=("$@")
-  ((${#files[@]})) || files=(tests/e2e)
   xml="$(mktemp --suffix=.xml)"
   step "e2e ($name)"
-  echo "pytest ${files[*]} with LUAFORM_HOST=$host ${LUAFORM_E2E_PAIRS:+(pairs $LUAFORM_E2E_PAIRS)}"
+  echo "pytest tests/e2e with LUAFORM_HOST=$host ${LUAFORM_E2E_PAIRS:+(pairs $LUAFORM_E2E_PAIRS)}"
   # shellcheck disable=SC2086
-  LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest "${files[@]}" -v -rfE \
+  LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest tests/e2e -v -rfE \
     -p no:cacheprovider -n "${LUAFORM_E2E_WORKERS:-6}" --dist loadgroup --junitxml="$xml" \
     ${PYTEST_ARGS:-}
   count_pytest "e2e ($name)" "$xml" $?
@@ -418,15 +414,15 @@ if wants e2e; then
         fail "e2e (asan): skipped, the sanitizer build failed or was skipped"
       fi
     fi
-    # Terraform 1.16 (protocol 6.11), built from source and kept in ../shared/cli: the
-    # scenarios of what only it carries. A clone without that build says so and goes on.
+    # Terraform 1.16 (protocol 6.11), built from source and kept in ../shared/cli: every
+    # scenario on both protocols as a third CLI, with those of what only it carries (computed
+    # blocks, planned private data, deferrals). A clone without that build says so and goes on.
     if ((debug_ok)); then
       terraform116_rc=0
       terraform116="$(bash tests/e2e/install-terraform116.sh)" || terraform116_rc=$?
       if ((terraform116_rc == 0)); then
         LUAFORM_TERRAFORM116="$terraform116" LUAFORM_E2E_CLIS=terraform116 \
-          pytest_suite "terraform 1.16" "$repo/build/host/luaform" \
-          tests/e2e/test_protocol_6_11.py tests/e2e/test_deferred_changes.py
+          pytest_suite "terraform 1.16" "$repo/build/host/luaform"
       elif ((terraform116_rc == 3)); then
         step "e2e (terraform 1.16): not run, no Terraform 1.16 build (tests/README.md says how to make one)"
       else

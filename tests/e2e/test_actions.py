@@ -118,7 +118,9 @@ def test_a_failing_action_fails_the_apply_with_its_message(cli, api):
                      "-invoke=action.restapi_request.missing", ok=(1,))
 
     text = squash(result.stdout + result.stderr)
-    assert "Error: Error when invoking action" in text, text
+    # Terraform 1.15 says "Error when invoking action"; 1.16 names the action that failed.
+    assert ("Error: Error when invoking action" in text
+            or "Action failed: action.restapi_request.missing" in text), text
     assert "DELETE /objects/42: status 404" in text, text
     assert "restapi_request: invoke failed at action_request.lua:" in text, text
 
