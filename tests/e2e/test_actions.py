@@ -155,3 +155,36 @@ def test_ctrl_c_ends_a_running_action(cli, api):
     assert time.monotonic() - interrupted < 10, stdout + stderr
     assert process.returncode == 1, stdout + stderr
     assert "stopped by StopProvider" in squash(stdout + stderr), stdout + stderr
+
+
+@pytest.mark.only_pairs("terraform116:6", "terraform116:5")
+def test_terraform_116s_destroy_events_and_on_failure_run_the_provider_s_actions(cli, api):
+    """Terraform 1.16 adds before_destroy and after_destroy events, and on_failure (halt, taint
+    or continue) to action triggers: the provider's actions run on them unchanged."""
+    cli.write(config(api.url, request_action(
+        "farewell", 'path = "/objects"\n    data = jsonencode({ name = "farewell" })')
+        + request_action("missing", 'method = "DELETE"\n    path = "/objects/42"') + """
+resource "restapi_object" "o" {
+  path = "/objects"
+  data = jsonencode({ name = "thing" })
+  lifecycle {
+    action_trigger {
+      events  = [before_destroy]
+      actions = [action.restapi_request.farewell]
+    }
+    action_trigger {
+      events     = [after_create]
+      actions    = [action.restapi_request.missing]
+      on_failure = continue
+    }
+  }
+}
+"""))
+    # The failing action after create does not fail the apply: on_failure = continue.
+    created = cli.apply()
+    assert "Action failed: action.restapi_request.missing" in squash(created.stdout + created.stderr)
+    assert [o["name"] for o in api.api.objects.values()] == ["thing"]
+    destroyed = cli.destroy()
+    assert "Action complete: action.restapi_request.farewell (triggered by restapi_object.o)" in \
+        squash(destroyed.stdout), destroyed.stdout
+    assert [o["name"] for o in api.api.objects.values()] == ["farewell"]

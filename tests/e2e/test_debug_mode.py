@@ -38,6 +38,12 @@ resource "localfs_file" "note" {{
   content = "served in debug mode"
 }}
 """)
+        # `init` is not needed, but works; Terraform 1.16 warns that the provider is unmanaged
+        # (the guide's "Debugging a provider" says so).
+        initialised = tofu.run("init", "-input=false")
+        if "1.16" in tofu.run("version").stdout:
+            assert "Warning: Unmanaged providers are in effect" in initialised.stdout + \
+                initialised.stderr
         tofu.apply()
         assert (tofu.workdir / "note.txt").read_text() == "served in debug mode"
         assert tofu.plan_exit_code() == 0
