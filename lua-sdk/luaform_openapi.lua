@@ -140,8 +140,29 @@ local function unclaimed_because(op, by_path)
   return "no type is read from this path"
 end
 
+-- The operations the provider's scripts call by name (`api:call("patchZone", ...)`), each
+-- with the first script that does, by file name.
+local function called_by_scripts()
+  local ok, scripts = pcall(require("luaform_documents").scripts)
+  local callers = {}
+  if not ok then
+    return callers
+  end
+  local names = {}
+  for name in pairs(scripts) do
+    names[#names + 1] = name
+  end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    for id in scripts[name]:gmatch("[:.]call%s*%(%s*[\"']([^\"']+)[\"']") do
+      callers[id] = callers[id] or name
+    end
+  end
+  return callers
+end
+
 -- What `--check` says about the mapping: the types served, then each operation no type
--- claims, and why.
+-- claims, and why (or which script calls it by name).
 local function coverage_notes(doc, found, served)
   local counts = {}
   for _, kind in ipairs({ "resources", "data_sources", "list_resources" }) do
@@ -157,10 +178,15 @@ local function coverage_notes(doc, found, served)
     by_path[op.path] = by_path[op.path] or {}
     by_path[op.path][op.method] = op
   end
+  local callers = called_by_scripts()
   for _, op in ipairs(doc:operations()) do
     if not found.claimed[op] then
-      notes[#notes + 1] = string.format("%s: %s (%s): no type: %s", doc.root_file, op.where,
-        op.id or "no operationId", unclaimed_because(op, by_path))
+      local caller = op.id and callers[op.id]
+      notes[#notes + 1] = caller
+        and string.format("%s: %s (%s): called by name in %s", doc.root_file, op.where, op.id,
+          caller)
+        or string.format("%s: %s (%s): no type: %s", doc.root_file, op.where,
+          op.id or "no operationId", unclaimed_because(op, by_path))
     end
   end
   for _, problem in ipairs(found.problems) do

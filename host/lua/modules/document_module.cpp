@@ -71,11 +71,40 @@ int read(lua_State* L) {
   return 1;
 }
 
+// The provider's Lua sources, by path relative to the directory; hidden folders (.luaform)
+// are not entered. Bounded: a provider is tens of scripts, each well under a megabyte.
+int scripts(lua_State* L) {
+  constexpr int kMaxScripts = 1000;
+  constexpr std::uintmax_t kMaxScriptBytes = 4U << 20U;
+  const fs::path directory = lua_tostring(L, lua_upvalueindex(1));
+  std::error_code ec;
+  fs::recursive_directory_iterator it(directory, fs::directory_options::skip_permission_denied, ec);
+  lua_newtable(L);
+  int count = 0;
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path& path = it->path();
+    if (it->is_directory(ec) && path.filename().string().starts_with(".")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (path.extension() != ".lua" || !it->is_regular_file(ec)) continue;
+    if (it->file_size(ec) > kMaxScriptBytes || ++count > kMaxScripts) continue;
+    const std::string name = path.lexically_relative(directory).generic_string();
+    const std::string text = read_file(path, name);
+    lua_pushlstring(L, text.data(), text.size());
+    lua_setfield(L, -2, name.c_str());
+  }
+  return 1;
+}
+
 int open(lua_State* L) {
-  lua_createtable(L, 0, 1);
+  lua_createtable(L, 0, 2);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_pushcclosure(L, guarded<read>, 1);
   lua_setfield(L, -2, "read");
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, guarded<scripts>, 1);
+  lua_setfield(L, -2, "scripts");
   return 1;
 }
 

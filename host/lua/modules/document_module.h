@@ -5,6 +5,8 @@
 //                it): JSON for .json, YAML for .yaml and .yml, else by its first character.
 //                JSON null and YAML null are the json module's `null`. A file that cannot be
 //                read or parsed raises an error naming it, with the line and column.
+//   scripts()    the provider's Lua sources as { ["lib/x.lua"] = text, ... } (hidden folders
+//                left out), for --check to see which operations scripts call by name.
 #pragma once
 
 #include <filesystem>

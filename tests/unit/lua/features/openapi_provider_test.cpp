@@ -504,6 +504,34 @@ return tf.openapi.provider { document = "api.json" }
                 notes);
 }
 
+TEST_CASE("--check names the script that calls an operation no type claims") {
+  ProviderDir dir;
+  dir.write("provider.lua", R"(local tf = require("luaform")
+return tf.openapi.provider { document = "api.json" }
+)");
+  dir.write("api.json", R"({"openapi": "3.0.3", "info": {"title": "Hosts", "version": "1"},
+  "paths": {
+    "/hosts/{id}/restart": {"parameters": [{"name": "id", "in": "path", "required": true,
+        "schema": {"type": "string"}}],
+      "post": {"operationId": "restartHost", "responses": {"204": {"description": "done"}}}},
+    "/hosts/{id}/drain": {"parameters": [{"name": "id", "in": "path", "required": true,
+        "schema": {"type": "string"}}],
+      "post": {"operationId": "drainHost", "responses": {"204": {"description": "done"}}}}}})");
+  // Not loaded as a script (lib/ holds modules): only read for the names it calls.
+  dir.write("lib/restart.lua", R"(return function(api, id) api:call("restartHost", { id = id }) end
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  std::string notes;
+  for (const std::string& note : logic->load_notes()) notes += note + "\n";
+  CHECK_MESSAGE(notes.find("api.json: paths./hosts/{id}/restart.post (restartHost): called by "
+                           "name in lib/restart.lua") != std::string::npos,
+                notes);
+  CHECK_MESSAGE(notes.find("api.json: paths./hosts/{id}/drain.post (drainHost): no type: ") !=
+                    std::string::npos,
+                notes);
+}
+
 TEST_CASE("the provider block: the base URL and each credential, from the environment") {
   PetStore store;
   const auto& block = store.logic->schema().provider.block;
