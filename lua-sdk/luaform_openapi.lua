@@ -148,12 +148,7 @@ local function called_by_scripts()
   if not ok then
     return callers
   end
-  local names = {}
-  for name in pairs(scripts) do
-    names[#names + 1] = name
-  end
-  table.sort(names)
-  for _, name in ipairs(names) do
+  for _, name in ipairs(check.sorted_keys(scripts)) do
     for id in scripts[name]:gmatch("[:.]call%s*%(%s*[\"']([^\"']+)[\"']") do
       callers[id] = callers[id] or name
     end
