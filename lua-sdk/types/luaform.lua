@@ -218,7 +218,7 @@ function ResourceData:is_new_resource() end
 ---@return boolean
 function ResourceData:keeps_planned_private() end
 
---- In customize_diff, read, import or a data source's read: wait for a later run (where the
+--- In customize_diff, read, import, a data source's read or an ephemeral open: wait for a later run (where the
 --- CLI allows deferred changes; an error elsewhere). Return right after it.
 ---@param reason? "absent_prereq"|"resource_config_unknown"|"provider_config_unknown"
 function ResourceData:defer(reason) end

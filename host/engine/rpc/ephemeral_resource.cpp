@@ -31,6 +31,14 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
         const Type type = schema->block.implied_type();
         const Value& config = req.config;
         secrets.add(schema->block, config);
+        // Not configured yet, or (where the CLI allows deferrals) arguments not known yet: the
+        // value is opened in a later run, and stays unknown meanwhile.
+        if (defers(req.deferral_allowed) || (req.deferral_allowed && !config.is_wholly_known())) {
+          resp.deferred = defers(req.deferral_allowed) ? DeferralReason::ProviderConfigUnknown
+                                                       : DeferralReason::ResourceConfigUnknown;
+          resp.result = Value::unknown(type);
+          return resp;
+        }
         // The CLI opens an ephemeral resource only once its configuration is known (it defers the
         // rest to apply); a value made from guesses would be handed on as if it were real.
         if (!config.is_wholly_known()) {
@@ -42,8 +50,15 @@ OpenEphemeralResponse ProviderService::open_ephemeral_resource(
         ResourceData d(*schema, Value::null(type), config,
                        with_defaults(schema->block, config, config));
         d.allow_renewal();
+        d.set_deferrable(req.deferral_allowed ? Deferrable::Allowed : Deferrable::NotByCli);
         diags.append(session.call(Operation::Open, req.type_name, d));
         if (diags.has_errors()) return resp;
+        // The script deferred (d:defer): nothing was opened; the value stays unknown.
+        if (d.deferred()) {
+          resp.deferred = d.deferred();
+          resp.result = Value::unknown(type);
+          return resp;
+        }
         resp.result = d.values();
         resp.private_data = d.private_data();
         resp.renew_at = d.renew_at();

@@ -181,6 +181,7 @@ template <class V>
 struct BasicOpenEphemeralRequest {
   std::string type_name;
   V config;
+  bool deferral_allowed = false;
 };
 template <class V>
 struct BasicOpenEphemeralResponse {
@@ -188,6 +189,7 @@ struct BasicOpenEphemeralResponse {
   std::string private_data;
   RenewTime renew_at;
   Diagnostics diagnostics;
+  std::optional<DeferralReason> deferred{};
 };
 struct RenewEphemeralRequest {  // also CloseEphemeralResource's
   std::string type_name;

@@ -18,8 +18,8 @@ Diagnostics deferral_problem(Deferrable deferrable) {
       break;
     case Deferrable::Never:
       diags.error("This call cannot be deferred",
-                  "Only a plan (customize_diff), a read, an import and a data source's read may "
-                  "wait for a later run" +
+                  "Only a plan (customize_diff), a read, an import, a data source's read and an "
+                  "ephemeral resource's open may wait for a later run" +
                       written_as(Hint::Defer) + "; an apply or a delete is already under way.");
       break;
   }

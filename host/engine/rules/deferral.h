@@ -1,7 +1,8 @@
 // Deferred changes (Terraform 1.9 onwards, behind `-allow-deferral`): an answer of "not now"
 // instead of a result, after which the CLI plans the rest and comes back to the object in a
 // later run. The engine defers by itself while the provider's configuration is unknown; the
-// logic may defer a plan, a read, an import or a data source's read where the CLI allows it.
+// logic may defer a plan, a read, an import, a data source's read or an ephemeral resource's
+// open where the CLI allows it.
 #pragma once
 
 #include <string>

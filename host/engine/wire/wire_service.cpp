@@ -304,12 +304,14 @@ void WireService::invoke_action(const ActionRequest& req, const ActionSink& sink
 OpenEphemeralResponse WireService::open_ephemeral_resource(const OpenEphemeralRequest& req) const {
   OpenEphemeralResponse resp;
   const Shape shape(find(schema_.ephemeral_resources, req.type_name));
-  engine::OpenEphemeralRequest decoded{req.type_name, shape.decode(req.config, resp.diagnostics)};
+  engine::OpenEphemeralRequest decoded{req.type_name, shape.decode(req.config, resp.diagnostics),
+                                       req.deferral_allowed};
   if (resp.diagnostics.has_errors()) return resp;
   engine::OpenEphemeralResponse opened = service_->open_ephemeral_resource(decoded);
   resp.result = shape.encode(opened.result);
   resp.private_data = std::move(opened.private_data);
   resp.renew_at = opened.renew_at;
+  resp.deferred = opened.deferred;
   resp.diagnostics = std::move(opened.diagnostics);
   return resp;
 }

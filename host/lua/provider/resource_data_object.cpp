@@ -216,7 +216,8 @@ int is_new_resource(lua_State* L) {
   return 1;
 }
 
-// d:defer([reason]): in a plan (customize_diff), a read, an import or a data source's read,
+// d:defer([reason]): in a plan (customize_diff), a read, an import, a data source's read or an
+// ephemeral resource's open,
 // answer "not now": the CLI plans the rest and comes back in a later run. The reason is
 // "absent_prereq" (the default: something the object needs does not exist yet),
 // "resource_config_unknown" or "provider_config_unknown". The function should return after it.

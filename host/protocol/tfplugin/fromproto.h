@@ -200,6 +200,7 @@ engine::wire::OpenEphemeralRequest open_ephemeral_request(const Req& req) {
   engine::wire::OpenEphemeralRequest out;
   out.type_name = req.type_name();
   out.config = dynamic_value(req.config());
+  out.deferral_allowed = deferral_allowed(req);
   return out;
 }
 

@@ -412,6 +412,7 @@ void open_ephemeral_response(const engine::wire::OpenEphemeralResponse& r, Resp*
   if (!r.result.empty()) dynamic_value(r.result, out->mutable_result());
   if (!r.private_data.empty()) out->set_private_(r.private_data);
   renew_at(r.renew_at, out);
+  deferred(r.deferred, out);
   diagnostics(r.diagnostics, out);
 }
 

@@ -155,8 +155,9 @@ struct ScriptDeferralFixture : ServiceFixture {
     Schema data;
     data.block.attributes = {attribute("name", Type::string(), true, false, false)};
     logic->declared.data_sources["test_info"] = data;
+    logic->declared.ephemeral_resources["test_token"] = data;
     for (Operation op : {Operation::CustomizeDiff, Operation::Read, Operation::Import,
-                         Operation::ReadData, Operation::Create}) {
+                         Operation::ReadData, Operation::Open, Operation::Create}) {
       logic->callbacks[op] = [this](ResourceData& d) {
         if (defers) asked = d.defer(*defers);
         return Diagnostics{};
@@ -204,6 +205,28 @@ TEST_CASE("a script defers a plan, a read, an import and a data source's read wh
   const ReadDataResponse read_data = f.service->read_data_source(data);
   CHECK(read_data.deferred == DeferralReason::ResourceConfigUnknown);
   CHECK(read_data.state.is_unknown());
+
+  OpenEphemeralRequest open{"test_token",
+                            Value::object(f.data_type, {{"name", Value::string("x")}})};
+  open.deferral_allowed = true;
+  const OpenEphemeralResponse opened = f.service->open_ephemeral_resource(open);
+  CHECK(opened.deferred == DeferralReason::ResourceConfigUnknown);
+  CHECK(opened.result.is_unknown());
+}
+
+TEST_CASE("an ephemeral resource whose arguments are not known yet is deferred where allowed") {
+  ScriptDeferralFixture f;
+  const Value unknown_name = Value::object(f.data_type, {{"name", Value::unknown(Type::string())}});
+  OpenEphemeralRequest open{"test_token", unknown_name};
+  open.deferral_allowed = true;
+  const OpenEphemeralResponse opened = f.service->open_ephemeral_resource(open);
+  CHECK(opened.deferred == DeferralReason::ResourceConfigUnknown);
+  CHECK(opened.diagnostics.empty());
+  // Without the CLI's leave it is refused, as before.
+  const OpenEphemeralResponse refused =
+      f.service->open_ephemeral_resource(OpenEphemeralRequest{"test_token", unknown_name});
+  CHECK_FALSE(refused.deferred);
+  CHECK(refused.diagnostics.has_errors());
 }
 
 TEST_CASE("a script asking to defer where the CLI does not allow it, or in an apply, is told") {

@@ -85,6 +85,10 @@ TEST_CASE("a CLI that allows deferrals says so in each request that can be defer
   tfplugin5::Configure::Request configure;
   configure.mutable_client_capabilities()->set_deferral_allowed(true);
   CHECK(fromproto::configure_request(configure).deferral_allowed);
+  tfplugin6::OpenEphemeralResource::Request open;
+  CHECK_FALSE(fromproto::open_ephemeral_request(open).deferral_allowed);
+  open.mutable_client_capabilities()->set_deferral_allowed(true);
+  CHECK(fromproto::open_ephemeral_request(open).deferral_allowed);
 }
 
 TEST_CASE(
