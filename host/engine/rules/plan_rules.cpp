@@ -147,11 +147,19 @@ bool none_configured(const NestedBlock& nested, const Value& config) {
   return false;
 }
 
+// True when `block` has a computed block at any depth: the plan of a resource without one (most
+// of them) walks none of its values for these rules.
+bool has_computed_block(const Block& block) {
+  return std::any_of(block.blocks.begin(), block.blocks.end(), [](const NestedBlock& nested) {
+    return nested.computed || has_computed_block(nested.block);
+  });
+}
+
 }  // namespace
 
 Value plan_computed_blocks(const Block& block, const Value& planned, const Value& prior,
                            const Value& config) {
-  if (!planned.is_known() || planned.is_null()) return planned;
+  if (!planned.is_known() || planned.is_null() || !has_computed_block(block)) return planned;
   Value out = planned;
   for (const NestedBlock& nested : block.blocks) {
     const Type type = nested.implied_type();
@@ -174,7 +182,7 @@ Value plan_computed_blocks(const Block& block, const Value& planned, const Value
 
 std::optional<AttributePath> unconfigured_computed_block(const Block& block, const Value& config,
                                                          const AttributePath& path) {
-  if (!config.is_known() || config.is_null()) return std::nullopt;
+  if (!config.is_known() || config.is_null() || !has_computed_block(block)) return std::nullopt;
   for (const NestedBlock& nested : block.blocks) {
     const Value blocks = attribute_of(config, nested.type_name, nested.implied_type());
     AttributePath at = child_path(path, AttributeName{nested.type_name});
