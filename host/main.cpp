@@ -62,6 +62,9 @@ void print_scripts(const luaform::lua::ScriptSet& scripts, std::ostream& out) {
   for (const auto& [name, path] : scripts.actions) {
     out << "action:       " << name << "  (" << path.filename().string() << ")\n";
   }
+  for (const auto& [name, path] : scripts.state_stores) {
+    out << "state store:  " << name << "  (" << path.filename().string() << ")\n";
+  }
 }
 
 void print_usage(const luaform::lua::ScriptSet& scripts, std::ostream& out) {

@@ -48,6 +48,7 @@ M.data_source = definitions.data_source
 M.ephemeral = definitions.ephemeral
 M.list_resource = definitions.list_resource
 M.action = definitions.action
+M.state_store = definitions.state_store
 M.import_by_id = definitions.import_by_id
 M.func = functions.func
 

@@ -1,5 +1,5 @@
 -- luaform_definitions: the tables a script returns, tf.provider, tf.resource, tf.data_source,
--- tf.ephemeral, tf.list_resource and tf.action, with the checks of their own options
+-- tf.ephemeral, tf.list_resource, tf.action and tf.state_store, with the checks of their own options
 -- (timeouts, state and identity versions). Internal to the SDK: scripts get these through
 -- require("luaform"); this module's other names may change without notice.
 
@@ -317,6 +317,33 @@ function M.action(definition)
     error(problem, CALLER)
   end
   local tagged = define("action", definition, { invoke = true, plan = false }, { timeout = true })
+  return tagged
+end
+
+-- The largest chunk Terraform takes when a state streams (128 MiB).
+local MAX_CHUNK_SIZE = 128 * 1024 * 1024
+
+-- tf.state_store { schema = { ... }, states = ..., read = ..., write = ..., delete = ...,
+-- lock = ..., unlock = ... }: where Terraform keeps its own state (a `state_store` block).
+function M.state_store(definition)
+  local problem = type(definition) == "table"
+    and duration_problem("tf.state_store: timeout", definition.timeout)
+  if problem then
+    error(problem, CALLER)
+  end
+  local size = type(definition) == "table" and definition.chunk_size or nil
+  if size ~= nil and (math.type(size) ~= "integer" or size < 1 or size > MAX_CHUNK_SIZE) then
+    error(string.format("tf.state_store: chunk_size must be a whole number of bytes from 1 to %d,"
+      .. " got %s", MAX_CHUNK_SIZE, tostring(size)), CALLER)
+  end
+  if type(definition) == "table" and (definition.lock == nil) ~= (definition.unlock == nil) then
+    error("tf.state_store: lock and unlock go together: a store that takes locks must release"
+      .. " them", CALLER)
+  end
+  local tagged = define("state_store", definition,
+    { states = true, read = true, write = true, delete = true, configure = false, lock = false,
+      unlock = false },
+    { timeout = true, chunk_size = true })
   return tagged
 end
 

@@ -29,6 +29,7 @@ constexpr ScriptKind kScriptKinds[] = {
     {"function_", &lua::ScriptSet::functions, false},
     {"list_", &lua::ScriptSet::list_resources, true},
     {"action_", &lua::ScriptSet::actions, true},
+    {"state_store_", &lua::ScriptSet::state_stores, true},
 };
 constexpr std::string_view kLuaSuffix = ".lua";
 

@@ -48,6 +48,10 @@ engine::DocExamples find_examples(const fs::path& examples, const engine::Provid
   for (const auto& [type_name, _] : schema.actions) {
     read_example(examples / "actions" / type_name / "action.tf", "actions/" + type_name, found);
   }
+  for (const auto& [type_name, _] : schema.state_stores) {
+    read_example(examples / "state-stores" / type_name / "state-store.tf",
+                 "state-stores/" + type_name, found);
+  }
   return found;
 }
 

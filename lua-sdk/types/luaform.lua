@@ -371,6 +371,25 @@ function ResourceData:renew_in(seconds) end
 ---@field plan? fun(config: table<string, any>, client: luaform.Client) checks the configuration when a plan includes the action; an error fails the plan
 ---@field invoke fun(config: table<string, any>, progress: fun(message: string), client: luaform.Client) runs the action; `progress` shows a message in the CLI
 
+--- What a state store's `lock` is given.
+---@class (exact) luaform.LockInfo : { id?: any, operation?: any, [string]: nil }
+---@field id string an id proposed for the lock (random, UUID-like); `lock` returns it, or its own
+---@field operation string what the CLI is about to do ("OperationTypeApply", ...), for people reading who holds a lock
+
+--- What `tf.state_store { ... }` takes.
+---@class (exact) luaform.StateStoreDefinition : { description?: any, timeout?: any, chunk_size?: any, schema?: any, configure?: any, states?: any, read?: any, write?: any, delete?: any, lock?: any, unlock?: any, [string]: nil }
+---@field description? luaform.Description
+---@field timeout? string how long each operation may take ("5m" unless set)
+---@field chunk_size? integer the bytes per message a state streams in (what the CLI proposes, 8 MiB, unless set)
+---@field schema? luaform.Schema the arguments of the `state_store` block
+---@field configure? fun(config: table<string, any>, client: luaform.Client) checks the configuration when the CLI starts using the store; an error stops it
+---@field states fun(config: table<string, any>, client: luaform.Client): string[] the names of the states the store holds (the CLI's workspaces)
+---@field read fun(config: table<string, any>, id: string, client: luaform.Client): string? the state named `id`, or nil when there is none
+---@field write fun(config: table<string, any>, id: string, state: string, client: luaform.Client) stores the whole state `id`, replacing what was there
+---@field delete fun(config: table<string, any>, id: string, client: luaform.Client) removes the state `id`
+---@field lock? fun(config: table<string, any>, id: string, info: luaform.LockInfo, client: luaform.Client): string? takes the lock of state `id` (returning its id), or fails saying who holds it
+---@field unlock? fun(config: table<string, any>, id: string, lock_id: string, client: luaform.Client) releases the lock `lock_id` of state `id`, or fails when another holds it
+
 --- What a list resource's `list` is asked for.
 ---@class (exact) luaform.ListRequest : { config?: any, limit?: any, include_resource?: any, [string]: nil }
 ---@field config table<string, any> the list block's `config { }`, defaults applied (nil for what it leaves unset)
@@ -413,7 +432,7 @@ function ResourceData:renew_in(seconds) end
 
 --- A checked definition, tagged with its kind: what a script returns.
 ---@class luaform.Definition
----@field kind "provider"|"resource"|"data_source"|"ephemeral"|"function"|"list_resource"|"action"
+---@field kind "provider"|"resource"|"data_source"|"ephemeral"|"function"|"list_resource"|"action"|"state_store"
 
 --- A diagnostic for `tf.fail` and `tf.warn`.
 ---@class (exact) luaform.DiagnosticSpec : { summary?: any, detail?: any, path?: any, argument?: any, [string]: nil }
@@ -551,6 +570,12 @@ function tf.func(definition) end
 ---@param definition luaform.ActionDefinition
 ---@return luaform.Definition
 function tf.action(definition) end
+
+--- A state store (`state_store_X.lua`): where Terraform keeps its own state, named in a
+--- `state_store "NAME_X"` block (Terraform 1.16's experiment; protocol 6).
+---@param definition luaform.StateStoreDefinition
+---@return luaform.Definition
+function tf.state_store(definition) end
 
 --- A list resource (`list_X.lua`): how `terraform query` finds the existing objects of resource
 --- NAME_X, which must declare an identity.

@@ -79,6 +79,11 @@ ProviderSchema with_problems_left_out(const ProviderSchema& declared, Diagnostic
                         block_problems(schema.block, "action " + name, BlockPlace::Elsewhere),
                         checked, diags);
   }
+  for (const auto& [name, schema] : declared.state_stores) {
+    leave_out_if_failed(checked.state_stores, name, SchemaOwner::StateStore, "state store " + name,
+                        block_problems(schema.block, "state store " + name, BlockPlace::Elsewhere),
+                        checked, diags);
+  }
   for (const auto& [name, schema] : declared.list_resources) {
     Diagnostics found =
         block_problems(schema.block, "list resource " + name, BlockPlace::Elsewhere);

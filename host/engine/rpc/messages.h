@@ -17,6 +17,7 @@
 
 #include "host/engine/rpc/provider_logic.h"
 #include "host/engine/rules/deferral.h"
+#include "host/engine/rules/state_chunks.h"
 #include "host/engine/schema/schema.h"
 #include "host/engine/value/diagnostics.h"
 #include "host/engine/value/value.h"
@@ -45,6 +46,7 @@ struct GetMetadataResponse {
   std::vector<std::string> functions;
   std::vector<std::string> list_resources;
   std::vector<std::string> actions;
+  std::vector<std::string> state_stores;
   Diagnostics diagnostics;
 };
 
@@ -281,6 +283,54 @@ struct ActionEvent {
 };
 using ActionSink = std::function<void(const ActionEvent&)>;
 
+// A state store's RPCs (a `state_store` block, protocol 6): its configuration, checked and then
+// kept per store type; the states it holds, each a document of bytes the CLI reads and writes
+// whole, streamed in chunks of the size the two sides agreed when the store was configured.
+template <class V>
+struct BasicConfigureStoreRequest {
+  std::string type_name;
+  V config;
+  int64_t chunk_size = 0;  // what the CLI proposes; 0 when it says nothing
+};
+struct ConfigureStoreResponse {
+  Diagnostics diagnostics;
+  int64_t chunk_size = 0;  // what the store streams in
+};
+// One state of a store, by the name the CLI knows it as (a workspace: "default", "dev").
+struct StateRequest {
+  std::string type_name;
+  std::string state_id;
+};
+// ReadStateBytes' answer: the state (empty when there is none), the chunks to stream it in
+// (none for an empty state) and the diagnostics, which go with the first message.
+struct ReadStateResponse {
+  std::string state;
+  std::vector<StateChunkRange> chunks;
+  Diagnostics diagnostics;
+};
+// WriteStateBytes: the chunks of the stream in their order; the first one named the store and
+// state (no chunk at all for an empty write, which the CLI never sends for a real state).
+struct WriteStateRequest {
+  StateRequest state;
+  std::vector<StateChunk> chunks;
+};
+struct LockStateRequest {
+  StateRequest state;
+  std::string operation;  // what the CLI is about to do, for people reading who holds a lock
+};
+struct LockStateResponse {
+  std::string lock_id;
+  Diagnostics diagnostics;
+};
+struct UnlockStateRequest {
+  StateRequest state;
+  std::string lock_id;
+};
+struct GetStatesResponse {
+  std::vector<std::string> state_ids;
+  Diagnostics diagnostics;
+};
+
 struct GetIdentitySchemasResponse {
   std::map<std::string, const ResourceIdentity*> identities;  // resources declaring one
   Diagnostics diagnostics;
@@ -327,6 +377,7 @@ using ListRequest = BasicListRequest<Value>;
 using ListEvent = BasicListEvent<Value>;
 using ListSink = BasicListSink<Value>;
 using ActionRequest = BasicActionRequest<Value>;
+using ConfigureStoreRequest = BasicConfigureStoreRequest<Value>;
 using CallFunctionRequest = BasicCallFunctionRequest<Value>;
 using CallFunctionResponse = BasicCallFunctionResponse<Value>;
 

@@ -112,6 +112,25 @@ struct ListOptions {
 // Reports an invoked action's progress to the CLI as it goes ("copying 3 of 10 files").
 using ActionProgress = std::function<void(const std::string&)>;
 
+// One operation of a state store on one of its states (all but Configure and States name one):
+// what the engine asks and what the logic answers, in one place so that a store is one hook.
+enum class StoreOp { Configure, States, Read, Write, Delete, Lock, Unlock };
+const char* store_op_name(StoreOp op);
+struct StoreCall {
+  StoreOp op;
+  std::string state_id = {};
+  // Write's state, and Read's answer (nullopt: the store holds no such state).
+  std::optional<std::string> state = std::nullopt;
+  // Lock: what the CLI is about to do, and the id proposed for the lock; the logic may answer
+  // its own. Unlock: the id the lock was taken with.
+  std::string operation = {};
+  std::string lock_id = {};
+  // States' answer.
+  std::vector<std::string> state_ids = {};
+  // Configure's answer: the chunk size the store prefers, 0 for what the CLI proposes.
+  int64_t chunk_size = 0;
+};
+
 // The logic's side of one RPC: every hook the RPC calls (validation, plan hooks, CRUD
 // operations, upgrades, ...) runs on the same session, which holds what the logic needs for the
 // length of the RPC (for the Lua scripts, one borrowed state, configured when a hook needs the
@@ -188,6 +207,10 @@ class LogicSession {
   // Runs the action with its configuration (wholly known), reporting progress as it goes.
   virtual Diagnostics invoke_action(const std::string& action_type, const Value& config,
                                     const ActionProgress& progress) = 0;
+  // Runs `call` on the state store `store_type` configured with `config` (its `state_store`
+  // block's, wholly known, defaults applied), filling in the call's answer.
+  virtual Diagnostics call_store(const std::string& store_type, const Value& config,
+                                 StoreCall& call) = 0;
 };
 
 class ProviderLogic {

@@ -62,6 +62,7 @@ GetMetadataResponse ProviderService::get_metadata() const {
   for (const auto& [name, _] : schema_.functions) resp.functions.push_back(name);
   for (const auto& [name, _] : schema_.list_resources) resp.list_resources.push_back(name);
   for (const auto& [name, _] : schema_.actions) resp.actions.push_back(name);
+  for (const auto& [name, _] : schema_.state_stores) resp.state_stores.push_back(name);
   resp.diagnostics.append(reported_load_problems(false));
   return resp;
 }

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ class ProviderService {
   Diagnostics validate_action_config(const ValidateRequest& req) const;
   PlanActionResponse plan_action(const ActionRequest& req) const;
   void invoke_action(const ActionRequest& req, const ActionSink& sink) const;
+  Diagnostics validate_state_store_config(const ValidateRequest& req) const;
+  ConfigureStoreResponse configure_state_store(const ConfigureStoreRequest& req);
+  GetStatesResponse get_states(const std::string& store_type) const;
+  ReadStateResponse read_state_bytes(const StateRequest& req) const;
+  Diagnostics write_state_bytes(WriteStateRequest req) const;
+  LockStateResponse lock_state(const LockStateRequest& req) const;
+  Diagnostics unlock_state(const UnlockStateRequest& req) const;
+  Diagnostics delete_state(const StateRequest& req) const;
   GetIdentitySchemasResponse get_resource_identity_schemas() const;
   UpgradeIdentityResponse upgrade_resource_identity(const UpgradeIdentityRequest& req) const;
   Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;
@@ -101,6 +110,21 @@ class ProviderService {
   // When the provider's configuration is not known (and the request may not defer), an error
   // naming `what` in `diags`: the call would otherwise run without the client. True then.
   bool refuses_unconfigured(const std::string& what, Diagnostics& diags) const;
+
+  // Each state store the CLI configured (ConfigureStateStore): its configuration with defaults
+  // and the chunk size agreed, for the state RPCs that follow, which name only the store.
+  struct ConfiguredStore {
+    Value config;
+    int64_t chunk_size = 0;
+  };
+  mutable std::mutex stores_mutex_;
+  std::map<std::string, ConfiguredStore> stores_;
+  // The configured store `store_type`, or nullopt with why not in `diags`.
+  std::optional<ConfiguredStore> configured_store(const std::string& store_type,
+                                                  Diagnostics& diags) const;
+  // Runs `call` on the configured store `store_type` in one session, the store configuration's
+  // secrets hidden from what it reports.
+  Diagnostics run_store(const std::string& store_type, StoreCall& call) const;
 };
 
 }  // namespace luaform::engine

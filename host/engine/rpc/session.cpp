@@ -173,4 +173,12 @@ Diagnostics Session::invoke_action(const std::string& action_type, const Value& 
       [&](const std::string& why) { return failure(action_type + ": invoke failed", why); });
 }
 
+Diagnostics Session::call_store(const std::string& store_type, const Value& config,
+                                StoreCall& call) {
+  return guarded([&] { return hooks_->call_store(store_type, config, call); },
+                 [&](const std::string& why) {
+                   return failure(store_type + ": " + store_op_name(call.op) + " failed", why);
+                 });
+}
+
 }  // namespace luaform::engine

@@ -62,6 +62,7 @@ class Session {
   Diagnostics plan_action(const std::string& action_type, const Value& config);
   Diagnostics invoke_action(const std::string& action_type, const Value& config,
                             const ActionProgress& progress);
+  Diagnostics call_store(const std::string& store_type, const Value& config, StoreCall& call);
 
  private:
   // Opened before the hooks and closed after them: nothing of theirs runs out of scope.

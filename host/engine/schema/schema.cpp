@@ -22,6 +22,8 @@ std::string left_out_key(SchemaOwner owner, const std::string& type_name) {
       return "list " + type_name;
     case SchemaOwner::Action:
       return "action " + type_name;
+    case SchemaOwner::StateStore:
+      return "state store " + type_name;
     default:
       return type_name;
   }
@@ -144,7 +146,7 @@ void settle_schema(Schema& schema) {
 void settle_types(ProviderSchema& schema) {
   settle_schema(schema.provider);
   for (auto* kind : {&schema.resources, &schema.data_sources, &schema.ephemeral_resources,
-                     &schema.list_resources, &schema.actions}) {
+                     &schema.list_resources, &schema.actions, &schema.state_stores}) {
     for (auto& [name, one] : *kind) settle_schema(one);
   }
 }

@@ -225,6 +225,9 @@ struct ProviderSchema {
   // The configurations of `action` blocks (Terraform 1.14): operations a configuration invokes
   // (`-invoke`, or a resource's action_trigger) that change nothing in state.
   std::map<std::string, Schema> actions;
+  // The configurations of `state_store` blocks (protocol 6, Terraform 1.13 onwards behind its
+  // experiment): where the CLI keeps its own state, read and written through the provider.
+  std::map<std::string, Schema> state_stores;
   // Types whose definitions did not load, with why. Each stands in its map above with an empty
   // schema, so that the CLI accepts the provider and reaches validation, where a configuration
   // that uses one gets an error saying why; every other type works. Keyed by left_out_key.
@@ -233,8 +236,16 @@ struct ProviderSchema {
 
 // Whose schema an attribute belongs to. A list resource's schema is the configuration of a
 // `list` block (its filters), named after the resource type it lists; an action's is the
-// configuration of an `action` block.
-enum class SchemaOwner { Provider, Resource, DataSource, EphemeralResource, ListResource, Action };
+// configuration of an `action` block, a state store's that of a `state_store` block.
+enum class SchemaOwner {
+  Provider,
+  Resource,
+  DataSource,
+  EphemeralResource,
+  ListResource,
+  Action,
+  StateStore
+};
 
 // The key of ProviderSchema::left_out for the definition of `owner` named `type_name`.
 std::string left_out_key(SchemaOwner owner, const std::string& type_name);

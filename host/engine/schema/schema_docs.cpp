@@ -310,6 +310,24 @@ std::string action_page(const std::string& provider, const std::string& type_nam
   return out.str();
 }
 
+// A state store's page: how a configuration keeps its state there, with its example and the
+// arguments of the state_store block.
+std::string state_store_page(const std::string& provider, const std::string& type_name,
+                             const Schema& schema, const DocExamples& examples) {
+  std::ostringstream out;
+  write_front_matter(out, type_name + " State Store - " + provider, schema.block.description);
+  out << "# " << type_name << " (State Store)\n";
+  if (!schema.block.description.empty()) out << "\n" << schema.block.description << "\n";
+  out << "\nWhere Terraform keeps its own state, through this provider: a `state_store \""
+      << type_name << "\"` block in the `terraform` block, with a `provider \"" << provider
+      << "\"` block inside it for the provider's configuration (Terraform 1.16 with its state "
+         "store experiment, protocol 6). Each workspace is one state. The arguments below go in "
+         "the state_store block.\n";
+  write_example(out, examples, "state-stores/" + type_name);
+  write_schema(out, schema.block);
+  return out.str();
+}
+
 std::string parameter_item(const FunctionParameter& p, bool variadic) {
   std::string line = "- `" + p.name + "` (" + type_label(p.type);
   if (variadic) line += ", Variadic";
@@ -391,6 +409,10 @@ std::map<std::string, std::string> registry_docs(const std::string& provider_nam
   for (const auto& [type_name, s] : schema.list_resources) {
     pages["list-resources/" + short_name(provider_name, type_name) + ".md"] =
         list_page(provider_name, type_name, s, examples);
+  }
+  for (const auto& [type_name, s] : schema.state_stores) {
+    pages["state-stores/" + short_name(provider_name, type_name) + ".md"] =
+        state_store_page(provider_name, type_name, s, examples);
   }
   for (const auto& [type_name, s] : schema.actions) {
     pages["actions/" + short_name(provider_name, type_name) + ".md"] =

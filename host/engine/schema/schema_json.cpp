@@ -168,6 +168,9 @@ std::string provider_schema_json(const std::string& address, const ProviderSchem
   for (const auto& [name, action] : schema.actions) {
     provider["action_schemas"][name] = {{"block", block_json(action.block)}};
   }
+  if (!schema.state_stores.empty()) {
+    provider["state_store_schemas"] = schemas_json(schema.state_stores);
+  }
   if (!schema.functions.empty()) {
     json& functions = provider["functions"];
     for (const auto& [name, f] : schema.functions) functions[name] = function_json(f);

@@ -113,6 +113,21 @@ Diagnostics WireService::validate_action_config(const ValidateRequest& req) cons
                        find(schema_.actions, req.type_name), req);
 }
 
+Diagnostics WireService::validate_state_store_config(const ValidateRequest& req) const {
+  return validate_with(*service_, &ProviderService::validate_state_store_config,
+                       find(schema_.state_stores, req.type_name), req);
+}
+
+ConfigureStoreResponse WireService::configure_state_store(const ConfigureStoreRequest& req) const {
+  ConfigureStoreResponse resp;
+  engine::ConfigureStoreRequest decoded{
+      req.type_name,
+      Shape(find(schema_.state_stores, req.type_name)).decode(req.config, resp.diagnostics),
+      req.chunk_size};
+  if (resp.diagnostics.has_errors()) return resp;
+  return service_->configure_state_store(decoded);
+}
+
 Diagnostics WireService::configure_provider(const ConfigureRequest& req) const {
   Diagnostics diags;
   engine::ConfigureRequest decoded{req.terraform_version,

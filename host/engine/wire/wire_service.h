@@ -49,6 +49,7 @@ using ListRequest = BasicListRequest<DynamicValue>;
 using ListEvent = BasicListEvent<DynamicValue>;
 using ListSink = BasicListSink<DynamicValue>;
 using ActionRequest = BasicActionRequest<DynamicValue>;
+using ConfigureStoreRequest = BasicConfigureStoreRequest<DynamicValue>;
 using CallFunctionRequest = BasicCallFunctionRequest<DynamicValue>;
 using CallFunctionResponse = BasicCallFunctionResponse<DynamicValue>;
 
@@ -65,6 +66,9 @@ class WireService {
   Diagnostics validate_ephemeral_resource_config(const ValidateRequest& req) const;
   Diagnostics validate_list_resource_config(const ValidateRequest& req) const;
   Diagnostics validate_action_config(const ValidateRequest& req) const;
+  Diagnostics validate_state_store_config(const ValidateRequest& req) const;
+  // The state RPCs carry no values but the states' bytes: they go to engine() directly.
+  ConfigureStoreResponse configure_state_store(const ConfigureStoreRequest& req) const;
   Diagnostics configure_provider(const ConfigureRequest& req) const;
   PlanResponse plan_resource_change(const PlanRequest& req) const;
   ApplyResponse apply_resource_change(const ApplyRequest& req) const;

@@ -22,6 +22,8 @@ struct ScriptSet {
   std::map<std::string, std::filesystem::path>
       list_resources;  // "example_server" -> list_server.lua (lists resource example_server)
   std::map<std::string, std::filesystem::path> actions;  // "example_reboot" -> action_reboot.lua
+  std::map<std::string, std::filesystem::path>
+      state_stores;  // "example_state" -> state_store_state.lua
   // A lua-sdk/ directory next to the scripts overrides the SDK embedded in the binary.
   std::optional<std::filesystem::path> sdk_directory;
   // The plugin protocol the provider is served with (5 or 6); 0 for the commands (--schema,

@@ -79,6 +79,8 @@ const char* owner_name(engine::SchemaOwner owner) {
       return "list resource";
     case engine::SchemaOwner::Action:
       return "action";
+    case engine::SchemaOwner::StateStore:
+      return "state store";
   }
   return "definition";
 }

@@ -31,8 +31,9 @@ ScriptSet without(ScriptSet scripts, const std::set<std::filesystem::path>& fail
   if (scripts.provider_script && failed.contains(*scripts.provider_script)) {
     scripts.provider_script.reset();
   }
-  for (auto* kind : {&scripts.resources, &scripts.data_sources, &scripts.ephemeral_resources,
-                     &scripts.functions, &scripts.list_resources, &scripts.actions}) {
+  for (auto* kind :
+       {&scripts.resources, &scripts.data_sources, &scripts.ephemeral_resources, &scripts.functions,
+        &scripts.list_resources, &scripts.actions, &scripts.state_stores}) {
     std::erase_if(*kind, [&](const auto& entry) { return failed.contains(entry.second); });
   }
   return scripts;
@@ -225,6 +226,12 @@ class LuaSession : public engine::LogicSession {
                             const engine::ActionProgress& progress) override {
     return with_client(
         [&](ScriptState& state) { return state.invoke_action(type_name, config, progress); });
+  }
+
+  Diagnostics call_store(const std::string& store_type, const engine::Value& config,
+                         engine::StoreCall& call) override {
+    return with_client(
+        [&](ScriptState& state) { return state.call_store(store_type, config, call); });
   }
 
   engine::FunctionOutcome call_function(const std::string& name, const engine::Function& declared,

@@ -44,7 +44,8 @@ std::string describe_returned(lua_State* L, int index) {
     std::string kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
     if (kind == "provider" || kind == "resource" || kind == "data_source" || kind == "ephemeral" ||
-        kind == "function" || kind == "list_resource" || kind == "action") {
+        kind == "function" || kind == "list_resource" || kind == "action" ||
+        kind == "state_store") {
       return constructor_of(kind);
     }
     return "a plain table";
@@ -134,7 +135,7 @@ void ScriptState::read_definition(lua_State* S, const std::string& expected,
   schema.checks_destroy = lua_getfield(S, -5, "plan_destroy") == LUA_TFUNCTION;
   lua_pop(S, 5);
   std::optional<engine::Duration> timeout;
-  if (expected == "list_resource" || expected == "action") {
+  if (expected == "list_resource" || expected == "action" || expected == "state_store") {
     timeout = duration_field(S, -1, "timeout", display + ": timeout");
   }
   if (expected == "provider") {
@@ -173,10 +174,12 @@ void ScriptState::keep(const std::string& expected, const std::string& type_name
         if (expected == "ephemeral") report->schema.ephemeral_resources[type_name] = {};
         if (expected == "list_resource") report->schema.list_resources[type_name] = {};
         if (expected == "action") report->schema.actions[type_name] = {};
-        const engine::SchemaOwner owner = expected == "list_resource"
-                                              ? engine::SchemaOwner::ListResource
-                                          : expected == "action" ? engine::SchemaOwner::Action
-                                                                 : engine::SchemaOwner::Resource;
+        if (expected == "state_store") report->schema.state_stores[type_name] = {};
+        const engine::SchemaOwner owner =
+            expected == "list_resource" ? engine::SchemaOwner::ListResource
+            : expected == "action"      ? engine::SchemaOwner::Action
+            : expected == "state_store" ? engine::SchemaOwner::StateStore
+                                        : engine::SchemaOwner::Resource;
         report->schema.left_out[engine::left_out_key(owner, type_name)] = why;
       }
     }
@@ -202,6 +205,9 @@ void ScriptState::keep(const std::string& expected, const std::string& type_name
   } else if (expected == "action") {
     actions_.emplace(type_name, std::move(definition));
     if (report) report->schema.actions[type_name] = std::move(loaded.schema);
+  } else if (expected == "state_store") {
+    stores_.emplace(type_name, std::move(definition));
+    if (report) report->schema.state_stores[type_name] = std::move(loaded.schema);
   } else {
     functions_.emplace(type_name, std::move(definition));
     if (report) report->schema.functions[type_name] = std::move(loaded.function);

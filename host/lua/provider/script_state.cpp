@@ -57,6 +57,9 @@ ScriptState::ScriptState(const ScriptSet& scripts, const std::atomic<uint64_t>* 
     load(file, "list_resource", type_name, report);
   }
   for (const auto& [type_name, file] : scripts.actions) load(file, "action", type_name, report);
+  for (const auto& [type_name, file] : scripts.state_stores) {
+    load(file, "state_store", type_name, report);
+  }
   limits_.deadline.reset();
 }
 
@@ -131,6 +134,8 @@ const engine::Schema* ScriptState::schema_of(engine::SchemaOwner owner,
       return find(served_->list_resources);
     case engine::SchemaOwner::Action:
       return find(served_->actions);
+    case engine::SchemaOwner::StateStore:
+      return find(served_->state_stores);
   }
   return nullptr;
 }
@@ -142,6 +147,7 @@ const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner ow
                             : owner == engine::SchemaOwner::DataSource   ? data_sources_
                             : owner == engine::SchemaOwner::ListResource ? lists_
                             : owner == engine::SchemaOwner::Action       ? actions_
+                            : owner == engine::SchemaOwner::StateStore   ? stores_
                                                                          : ephemeral_;
   auto it = definitions.find(type_name);
   return it == definitions.end() ? nullptr : &it->second;

@@ -112,6 +112,12 @@ class ScriptState {
   engine::Diagnostics plan_action(const std::string& type_name, const engine::Value& config);
   engine::Diagnostics invoke_action(const std::string& type_name, const engine::Value& config,
                                     const engine::ActionProgress& progress);
+  // One operation of the state store `type_name` configured with `config` (its `state_store`
+  // block's): configure(config, client), states(config, client), read(config, id, client),
+  // write(config, id, state, client), delete(config, id, client), lock(config, id, info,
+  // client) and unlock(config, id, lock_id, client); see engine::StoreCall.
+  engine::Diagnostics call_store(const std::string& type_name, const engine::Value& config,
+                                 engine::StoreCall& call);
   // Runs the provider-defined function `name`'s run(...) on `arguments`, converting what it
   // returns to the `declared` return type. A failure's text names the script and line;
   // tf.fail's `argument` says which argument is at fault.
@@ -133,7 +139,7 @@ class ScriptState {
   struct Definition {
     int ref;              // the tagged table in the registry
     std::string display;  // the script's name in messages
-    // A listing's or an action's own `timeout`, when it declares one.
+    // A listing's, an action's or a state store's own `timeout`, when it declares one.
     std::optional<engine::Duration> timeout = std::nullopt;
   };
 
@@ -184,6 +190,7 @@ class ScriptState {
   std::map<std::string, Definition> ephemeral_;
   std::map<std::string, Definition> lists_;
   std::map<std::string, Definition> actions_;
+  std::map<std::string, Definition> stores_;
   std::map<std::string, Definition> functions_;
   int client_ref_ = LUA_NOREF;
 };

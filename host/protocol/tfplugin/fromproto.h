@@ -79,6 +79,15 @@ engine::wire::ConfigureRequest configure_request(const Req& req) {
 }
 
 template <class Req>
+engine::wire::ConfigureStoreRequest configure_store_request(const Req& req) {
+  engine::wire::ConfigureStoreRequest out;
+  out.type_name = req.type_name();
+  out.config = dynamic_value(req.config());
+  out.chunk_size = req.capabilities().chunk_size();
+  return out;
+}
+
+template <class Req>
 engine::wire::PlanRequest plan_request(const Req& req) {
   engine::wire::PlanRequest out;
   out.type_name = req.type_name();

@@ -5,8 +5,8 @@
 #include "host/protocol/tfplugin/fromproto.h"
 #include "host/protocol/tfplugin/list_stream.h"
 #include "host/protocol/tfplugin/rpc_guard.h"
+#include "host/protocol/tfplugin/state_stream.h"
 #include "host/protocol/tfplugin/toproto.h"
-#include "host/protocol/tfplugin/unsupported.h"
 
 namespace luaform::protocol {
 
@@ -212,52 +212,67 @@ Status Tfplugin6Server::CallFunction(Ctx*, const p6::CallFunction::Request* req,
   });
 }
 
-Status Tfplugin6Server::ValidateStateStoreConfig(Ctx*, const p6::ValidateStateStore::Request*,
+Status Tfplugin6Server::ValidateStateStoreConfig(Ctx*, const p6::ValidateStateStore::Request* req,
                                                  p6::ValidateStateStore::Response* resp) {
-  return not_supported("state stores", resp);
+  return guarded("ValidateStateStoreConfig", resp, [&] {
+    toproto::diagnostics(service_->validate_state_store_config(fromproto::validate_request(*req)),
+                         resp);
+  });
 }
 
-Status Tfplugin6Server::ConfigureStateStore(Ctx*, const p6::ConfigureStateStore::Request*,
+Status Tfplugin6Server::ConfigureStateStore(Ctx*, const p6::ConfigureStateStore::Request* req,
                                             p6::ConfigureStateStore::Response* resp) {
-  return not_supported("state stores", resp);
+  return guarded("ConfigureStateStore", resp, [&] {
+    toproto::configure_store_response(
+        service_->configure_state_store(fromproto::configure_store_request(*req)), resp);
+  });
 }
 
-Status Tfplugin6Server::ReadStateBytes(Ctx*, const p6::ReadStateBytes::Request*,
+Status Tfplugin6Server::ReadStateBytes(Ctx*, const p6::ReadStateBytes::Request* req,
                                        grpc::ServerWriter<p6::ReadStateBytes::Response>* writer) {
-  p6::ReadStateBytes::Response resp;
-  not_supported("state stores", &resp);
-  writer->Write(resp);
-  return Status::OK;
+  return serve_state_read(service_, *req, writer);
 }
 
 Status Tfplugin6Server::WriteStateBytes(
-    Ctx*, grpc::ServerReader<p6::WriteStateBytes::RequestChunk>* reader,
+    Ctx* ctx, grpc::ServerReader<p6::WriteStateBytes::RequestChunk>* reader,
     p6::WriteStateBytes::Response* resp) {
-  p6::WriteStateBytes::RequestChunk chunk;
-  while (reader->Read(&chunk)) {
-    // Drain the client's stream so it can finish sending before reading our answer.
-  }
-  return not_supported("state stores", resp);
+  return serve_state_write(service_, ctx, reader, resp);
 }
 
-Status Tfplugin6Server::LockState(Ctx*, const p6::LockState::Request*,
+Status Tfplugin6Server::LockState(Ctx*, const p6::LockState::Request* req,
                                   p6::LockState::Response* resp) {
-  return not_supported("state stores", resp);
+  return guarded("LockState", resp, [&] {
+    const engine::LockStateResponse locked =
+        service_->engine().lock_state({{req->type_name(), req->state_id()}, req->operation()});
+    resp->set_lock_id(toproto::text(locked.lock_id));
+    toproto::diagnostics(locked.diagnostics, resp);
+  });
 }
 
-Status Tfplugin6Server::UnlockState(Ctx*, const p6::UnlockState::Request*,
+Status Tfplugin6Server::UnlockState(Ctx*, const p6::UnlockState::Request* req,
                                     p6::UnlockState::Response* resp) {
-  return not_supported("state stores", resp);
+  return guarded("UnlockState", resp, [&] {
+    toproto::diagnostics(
+        service_->engine().unlock_state({{req->type_name(), req->state_id()}, req->lock_id()}),
+        resp);
+  });
 }
 
-Status Tfplugin6Server::GetStates(Ctx*, const p6::GetStates::Request*,
+Status Tfplugin6Server::GetStates(Ctx*, const p6::GetStates::Request* req,
                                   p6::GetStates::Response* resp) {
-  return not_supported("state stores", resp);
+  return guarded("GetStates", resp, [&] {
+    const engine::GetStatesResponse states = service_->engine().get_states(req->type_name());
+    for (const std::string& id : states.state_ids) resp->add_state_id(toproto::text(id));
+    toproto::diagnostics(states.diagnostics, resp);
+  });
 }
 
-Status Tfplugin6Server::DeleteState(Ctx*, const p6::DeleteState::Request*,
+Status Tfplugin6Server::DeleteState(Ctx*, const p6::DeleteState::Request* req,
                                     p6::DeleteState::Response* resp) {
-  return not_supported("state stores", resp);
+  return guarded("DeleteState", resp, [&] {
+    toproto::diagnostics(service_->engine().delete_state({req->type_name(), req->state_id()}),
+                         resp);
+  });
 }
 
 Status Tfplugin6Server::PlanAction(Ctx*, const p6::PlanAction::Request* req,

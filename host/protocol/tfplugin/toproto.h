@@ -217,6 +217,10 @@ void provider_schema(const engine::GetProviderSchemaResponse& r, ProtoResponse* 
     // An ActionSchema wraps the schema; the CLI reads its block, so it is always set.
     auto& actions = *out->mutable_action_schemas();
     for (const auto& [name, s] : r.schema->actions) schema(s, actions[text(name)].mutable_schema());
+    if constexpr (requires { out->mutable_state_store_schemas(); }) {
+      auto& stores = *out->mutable_state_store_schemas();
+      for (const auto& [name, s] : r.schema->state_stores) schema(s, &stores[text(name)]);
+    }
     functions(r.schema->functions, out->mutable_functions());
   } else {
     // Without this the CLI reports "missing provider schema" instead of our diagnostics.
@@ -266,6 +270,15 @@ void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
   for (const auto& name : r.functions) out->add_functions()->set_name(text(name));
   for (const auto& name : r.list_resources) out->add_list_resources()->set_type_name(text(name));
   for (const auto& name : r.actions) out->add_actions()->set_type_name(text(name));
+  if constexpr (requires { out->add_state_stores(); }) {
+    for (const auto& name : r.state_stores) out->add_state_stores()->set_type_name(text(name));
+  }
+  diagnostics(r.diagnostics, out);
+}
+
+template <class Resp>
+void configure_store_response(const engine::ConfigureStoreResponse& r, Resp* out) {
+  if (r.chunk_size > 0) out->mutable_capabilities()->set_chunk_size(r.chunk_size);
   diagnostics(r.diagnostics, out);
 }
 

@@ -84,6 +84,37 @@ function M:grant(ttl)
   return self.http:post("/v3/lease/grant", { TTL = ttl }).ID
 end
 
+-- Writes `value` at `key` only when no such key exists: nil then, else the entry that is there.
+-- One transaction, so two writers never both succeed.
+function M:create(key, value, lease)
+  local full = b64(self.prefix .. key)
+  local answer = self.http:post("/v3/kv/txn", {
+    compare = { { key = full, target = "CREATE", result = "EQUAL", create_revision = "0" } },
+    success = { { request_put = { key = full, value = b64(value), lease = lease } } },
+    failure = { { request_range = { key = full } } },
+  })
+  if answer.succeeded then
+    return nil
+  end
+  local found = answer.responses and answer.responses[1].response_range.kvs
+  return found and found[1] and self:entry(found[1]) or { key = key, value = "", lease = "0" }
+end
+
+-- Deletes `key` only while it holds `value` (someone else's lock stays); true when it did.
+function M:delete_if(key, value)
+  local full = b64(self.prefix .. key)
+  local answer = self.http:post("/v3/kv/txn", {
+    compare = { { key = full, target = "VALUE", result = "EQUAL", value = b64(value) } },
+    success = { { request_delete_range = { key = full } } },
+  })
+  return answer.succeeded == true
+end
+
+-- Renews `lease` for another of its TTLs.
+function M:keepalive(lease)
+  self.http:post("/v3/lease/keepalive", { ID = lease })
+end
+
 function M:revoke(lease)
   -- A lease that expired already is gone: nothing to revoke.
   self.http:post("/v3/lease/revoke", { ID = lease }, { allow = { 404 } })

@@ -73,6 +73,10 @@ struct ForwardingSession : LogicSession {
                             const ActionProgress& progress) override {
     return to.invoke_action(type_name, config, progress);
   }
+  Diagnostics call_store(const std::string& store_type, const Value& config,
+                         StoreCall& call) override {
+    return to.call_store(store_type, config, call);
+  }
 };
 
 struct ScriptedLogic : ProviderLogic, LogicSession {
@@ -224,6 +228,11 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
   Diagnostics invoke_action(const std::string&, const Value& config,
                             const ActionProgress& progress) override {
     return action_runner ? action_runner(config, progress) : Diagnostics{};
+  }
+  // State stores: the test's store, given the configuration and the call to answer.
+  std::function<Diagnostics(const Value&, StoreCall&)> store;
+  Diagnostics call_store(const std::string&, const Value& config, StoreCall& call) override {
+    return store ? store(config, call) : Diagnostics{};
   }
   void stop() override {}
 };

@@ -64,6 +64,9 @@ class ProviderDir {
       if (name.starts_with("action_") && name.ends_with(".lua")) {
         set.actions[type_of("action_")] = entry.path();
       }
+      if (name.starts_with("state_store_") && name.ends_with(".lua")) {
+        set.state_stores[type_of("state_store_")] = entry.path();
+      }
       if (name.starts_with("function_") && name.ends_with(".lua")) {
         set.functions[type_of("function_").substr(5)] = entry.path();  // no "test_" prefix
       }

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "host/protocol/proto/tfplugin6.pb.h"
-#include "host/protocol/tfplugin/unsupported.h"
 
 namespace luaform::protocol {
 namespace {
@@ -67,15 +66,6 @@ TEST_CASE("a handler that succeeds keeps its response untouched") {
   CHECK(status.ok());
   CHECK(resp.private_() == "p");
   CHECK(resp.diagnostics_size() == 0);
-}
-
-TEST_CASE("features luaform lacks answer with a 'not supported by luaform yet' error") {
-  tfplugin6::OpenEphemeralResource::Response resp;
-  CHECK(not_supported("ephemeral resources", &resp).ok());
-  REQUIRE(resp.diagnostics_size() == 1);
-  CHECK(resp.diagnostics(0).severity() == tfplugin6::Diagnostic::ERROR);
-  CHECK(resp.diagnostics(0).summary() == "Not supported by luaform yet");
-  CHECK(resp.diagnostics(0).detail().find("ephemeral resources") != std::string::npos);
 }
 
 }  // namespace
