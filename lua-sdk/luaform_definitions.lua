@@ -1,7 +1,8 @@
--- luaform_definitions: the tables a script returns, tf.provider, tf.resource, tf.data_source,
--- tf.ephemeral, tf.list_resource, tf.action and tf.state_store, with the checks of their own options
--- (timeouts, state and identity versions). Internal to the SDK: scripts get these through
--- require("luaform"); this module's other names may change without notice.
+-- luaform_definitions: the tables a script returns, tf.provider, tf.resource,
+-- tf.data_source, tf.ephemeral, tf.list_resource, tf.action and tf.state_store, with the
+-- checks of their own options (timeouts, state and identity versions). Internal to the SDK:
+-- scripts get these through require("luaform"); this module's other names may change without
+-- notice.
 
 local check = require("luaform_check")
 local blocks = require("luaform_blocks")

@@ -57,6 +57,8 @@ Diagnostics ProviderService::validate_state_store_config(const ValidateRequest& 
 
 ConfigureStoreResponse ProviderService::configure_state_store(const ConfigureStoreRequest& req) {
   ConfigureStoreResponse resp;
+  // Answered with errors too: the CLI reads it whatever else the response says.
+  resp.chunk_size = agreed_chunk_size(req.chunk_size, 0);
   const Schema* schema =
       detail::find_schema(schema_.state_stores, "state store", req.type_name, resp.diagnostics);
   if (!schema) return resp;

@@ -71,7 +71,8 @@ engine::Diagnostics ScriptState::call_store(const std::string& type_name,
       ++arguments;
     }
     if (call.op == engine::StoreOp::Write) {
-      lua_pushlstring(S, call.state->data(), call.state->size());
+      const std::string& state = *call.state;
+      lua_pushlstring(S, state.data(), state.size());
       ++arguments;
     } else if (call.op == engine::StoreOp::Lock) {
       lua_createtable(S, 0, 2);

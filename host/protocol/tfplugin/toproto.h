@@ -278,7 +278,8 @@ void metadata_response(const engine::GetMetadataResponse& r, Resp* out) {
 
 template <class Resp>
 void configure_store_response(const engine::ConfigureStoreResponse& r, Resp* out) {
-  if (r.chunk_size > 0) out->mutable_capabilities()->set_chunk_size(r.chunk_size);
+  // Terraform 1.16 reads the capabilities even from a response that reports an error.
+  out->mutable_capabilities()->set_chunk_size(r.chunk_size);
   diagnostics(r.diagnostics, out);
 }
 

@@ -170,6 +170,25 @@ TEST_CASE("an action's page is under actions/, saying how it runs, with its exam
   CHECK(contains(page, "### Required\n\n- `server_id` (String) The server to reboot.\n"));
 }
 
+TEST_CASE("a state store's page is under state-stores/, saying where its block goes") {
+  ProviderSchema schema = sample();
+  Schema store;
+  store.block.description = "States in buckets";
+  Attribute bucket = attribute("bucket", Type::string(), true, false, false);
+  bucket.description = "Where the states go";
+  store.block.attributes = {bucket};
+  schema.state_stores["cloud_bucket"] = store;
+  const auto pages = registry_docs(
+      "cloud", schema,
+      {{"state-stores/cloud_bucket", "terraform {\n  state_store \"cloud_bucket\" {}\n}\n"}});
+  const std::string& page = pages.at("state-stores/bucket.md");
+  CHECK(page.starts_with("---\npage_title: \"cloud_bucket State Store - cloud\"\n"));
+  CHECK(contains(page, "# cloud_bucket (State Store)\n\nStates in buckets\n"));
+  CHECK(contains(page, "a `provider \"cloud\"` block inside it"));
+  CHECK(contains(page, "## Example Usage\n\n```terraform\nterraform {\n  state_store"));
+  CHECK(contains(page, "### Required\n\n- `bucket` (String) Where the states go.\n"));
+}
+
 TEST_CASE("docs name the variables a default comes from, never their values nor a secret") {
   // As the schema reader leaves a provider read where the shell holds these variables.
   ProviderSchema s;

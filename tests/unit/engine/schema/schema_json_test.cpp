@@ -163,3 +163,18 @@ TEST_CASE("actions are under action_schemas, each its block alone") {
           "attributes":{"server_id":{"type":"string","description_kind":"plain","required":true}},
           "description":"Reboots a server","description_kind":"plain"}}})"));
 }
+
+TEST_CASE("state stores are under state_store_schemas, as resources are") {
+  CHECK_FALSE(
+      render(ProviderSchema{})["provider_schemas"][kAddress].contains("state_store_schemas"));
+  ProviderSchema schema;
+  Schema store;
+  Attribute bucket = attr("bucket", Type::string());
+  bucket.required = true;
+  store.block.attributes = {bucket};
+  schema.state_stores["demo_bucket"] = store;
+  CHECK(render(schema)["provider_schemas"][kAddress]["state_store_schemas"] ==
+        json::parse(R"({"demo_bucket":{"version":0,"block":{
+          "attributes":{"bucket":{"type":"string","description_kind":"plain","required":true}},
+          "description_kind":"plain"}}})"));
+}
