@@ -219,3 +219,53 @@ resource "terraform_data" "big" {{
     (states / "default.tfstate").write_bytes(written)
     assert "big" in [r["address"].split(".")[-1] for r in resources(tofu.state()).values()]
     tofu.destroy()
+
+
+def rest_store_config(api, body: str = "") -> str:
+    """A configuration whose state is kept as objects of `api` (json-server)."""
+    return required_providers("restapi") + f"""
+terraform {{
+  state_store "restapi_state" {{
+    provider "restapi" {{
+      uri     = "{api.url}"
+      retries = 0
+    }}
+  }}
+}}
+""" + body
+
+
+def test_state_lives_as_objects_of_a_json_api(make_tofu, restapi_dir, json_server):
+    tofu = in_store(make_tofu({"restapi": restapi_dir}))
+    tofu.write(rest_store_config(json_server, SLOW % ("e", 0)))
+    tofu.run("init", "-input=false")
+    tofu.apply()
+    status, stored_state = json_server.request("GET", "/tfstates/default")
+    assert status == 200
+    state = json.loads(stored_state["state"])
+    assert [r["name"] for r in state["resources"]] == ["slow"]
+    assert json_server.request("GET", "/tflocks")[1] == []  # released after the apply
+    assert tofu.plan_exit_code() == 0
+    assert json.loads(tofu.run("state", "pull").stdout) == state
+
+    tofu.run("workspace", "new", "-no-color", "dev")
+    tofu.apply()
+    assert sorted(o["id"] for o in json_server.request("GET", "/tfstates")[1]) == \
+        ["default", "dev"]
+    tofu.destroy()
+    tofu.run("workspace", "select", "-no-color", "default")
+    tofu.run("workspace", "delete", "-no-color", "dev")
+    assert json_server.request("GET", "/tfstates/dev")[0] == 404
+
+    # A lock someone holds refuses the plan, naming them; force-unlock with their id frees it.
+    json_server.request("POST", "/tflocks", {"id": "default", "lock_id": "other-cli",
+                                             "operation": "OperationTypeApply",
+                                             "created": "2026-01-01T00:00:00Z"})
+    refused = tofu.run("plan", "-input=false", ok=(1,))
+    assert 'state "default" is locked by lock other-cli (OperationTypeApply' in \
+        squash(refused.stderr)
+    tofu.run("force-unlock", "-force", "other-cli")
+    assert json_server.request("GET", "/tflocks")[1] == []
+    tofu.destroy()
+    assert json.loads(json_server.request("GET", "/tfstates/default")[1]["state"])[
+        "resources"] == []

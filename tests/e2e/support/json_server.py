@@ -17,7 +17,7 @@ from pathlib import Path
 
 from support.loopback import LoopbackServer, free_port
 
-COLLECTIONS = ("posts",)
+COLLECTIONS = ("posts", "tfstates", "tflocks")
 NAMESPACES = 256
 # "/t7/posts", "/t7/posts/3" and "/t7/posts/3/publish" to the namespace's own collection. The
 # rewritten path is what json-server logs and what its Link headers name (also served).
