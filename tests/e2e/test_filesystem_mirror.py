@@ -3,7 +3,7 @@ filesystem mirror in the unpacked layout, with a version constraint and a lock f
 import pytest
 
 from support.harness import (REPO, Tofu, assemble_provider, os_arch, required_providers, resources,
-                     squash, write_mirror_config)
+                     squash, write_dev_overrides, write_mirror_config)
 
 VERSION = "0.1.0"
 
@@ -55,3 +55,36 @@ resource "localfs_file" "installed" {
 
     result = tofu.run("init", "-input=false", ok=(1,))
     assert "no available releases match" in squash(result.stderr)
+
+
+@pytest.mark.only_pairs("terraform116:6", "terraform116:5")
+def test_dev_overrides_keep_the_lock_entry_of_the_released_provider(mirror_tofu, mirror,
+                                                                     tmp_path):
+    """Terraform 1.16's init keeps the lock file's entry of a provider under dev_overrides (1.15
+    dropped it), so an author who debugs the installed provider with dev_overrides and goes back
+    to the release finds the same checked hashes."""
+    tofu = mirror_tofu
+    tofu.write(required_providers("localfs", version="~> 0.1.0") + """
+resource "localfs_file" "installed" {
+  path    = "installed.txt"
+  content = "from the mirror"
+}
+""")
+    tofu.run("init", "-input=false")
+    lock_file = tofu.workdir / ".terraform.lock.hcl"
+    locked = lock_file.read_text()
+    assert "h1:" in locked
+
+    package = next((mirror / "registry.opentofu.org" / "luaform" / "localfs").glob("*/*"))
+    overridden = Tofu(tofu.binary, tofu.workdir,
+                      write_dev_overrides(tmp_path / "dev.tfrc", {"localfs": package}),
+                      tofu.protocol)
+    result = overridden.run("init", "-input=false")
+    assert "Provider development overrides are in effect" in squash(result.stdout + result.stderr)
+    assert lock_file.read_text() == locked  # kept, hashes and all
+    overridden.apply()
+    assert (tofu.workdir / "installed.txt").read_text() == "from the mirror"
+
+    tofu.run("init", "-input=false")  # back to the release: no -upgrade needed
+    assert lock_file.read_text() == locked
+    assert tofu.plan_exit_code() == 0
