@@ -23,7 +23,7 @@ resource "terraform_data" "slow" {
 """
 
 
-def store_config(etcd, body: str = "") -> str:
+def store_config(etcd, body: str = "", lock_ttl: int = 60) -> str:
     """A configuration whose state is in `etcd`, under the scenario's namespace."""
     return required_providers("etcd") + f"""
 terraform {{
@@ -33,7 +33,7 @@ terraform {{
       retries  = 0
       {etcd.provider_prefix()}
     }}
-    lock_ttl = 60
+    lock_ttl = {lock_ttl}
   }}
 }}
 """ + body
@@ -141,6 +141,26 @@ def test_force_unlock_frees_a_lock_a_dead_cli_left(make_tofu, etcd_dir, etcd):
     assert lock_of(etcd) is None
     assert tofu.plan_exit_code() == 0
     tofu.destroy()
+
+
+def test_the_lock_of_a_cli_killed_mid_apply_expires_with_its_lease(make_tofu, etcd_dir, etcd):
+    tofu = in_store(make_tofu({"etcd": etcd_dir}))
+    tofu.write(store_config(etcd, SLOW % ("f", 30), lock_ttl=10))
+    tofu.run("init", "-input=false")
+    running = tofu.start("apply", "-auto-approve", "-input=false")
+    deadline = time.monotonic() + 60
+    while lock_of(etcd) is None and time.monotonic() < deadline and running.poll() is None:
+        time.sleep(0.2)
+    assert lock_of(etcd) is not None, running.communicate()
+    running.kill()  # no unlock: the lock stays until its lease runs out
+    running.communicate()
+    assert lock_of(etcd) is not None
+    deadline = time.monotonic() + 30
+    while lock_of(etcd) is not None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert lock_of(etcd) is None
+    code = tofu.plan_exit_code()  # the store is usable again
+    assert code == 2  # the killed apply saved nothing: the resource is still to create
 
 
 def test_etcd_going_away_during_an_apply_loses_nothing(make_tofu, etcd_dir, own_etcd):
