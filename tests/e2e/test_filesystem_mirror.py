@@ -6,6 +6,12 @@ from support.harness import (REPO, Tofu, assemble_provider, os_arch, required_pr
                      squash, write_dev_overrides, write_mirror_config)
 
 VERSION = "0.1.0"
+INSTALLED = required_providers("localfs", version="~> 0.1.0") + """
+resource "localfs_file" "installed" {
+  path    = "installed.txt"
+  content = "from the mirror"
+}
+"""
 
 
 @pytest.fixture
@@ -26,12 +32,7 @@ def mirror_tofu(tmp_path, tofu_binary, protocol, mirror):
 
 def test_init_from_a_filesystem_mirror_then_apply(mirror_tofu):
     tofu = mirror_tofu
-    tofu.write(required_providers("localfs", version="~> 0.1.0") + """
-resource "localfs_file" "installed" {
-  path    = "installed.txt"
-  content = "from the mirror"
-}
-""")
+    tofu.write(INSTALLED)
 
     tofu.run("init", "-input=false")
     lock = (tofu.workdir / ".terraform.lock.hcl").read_text()
@@ -64,12 +65,7 @@ def test_dev_overrides_keep_the_lock_entry_of_the_released_provider(mirror_tofu,
     dropped it), so an author who debugs the installed provider with dev_overrides and goes back
     to the release finds the same checked hashes."""
     tofu = mirror_tofu
-    tofu.write(required_providers("localfs", version="~> 0.1.0") + """
-resource "localfs_file" "installed" {
-  path    = "installed.txt"
-  content = "from the mirror"
-}
-""")
+    tofu.write(INSTALLED)
     tofu.run("init", "-input=false")
     lock_file = tofu.workdir / ".terraform.lock.hcl"
     locked = lock_file.read_text()

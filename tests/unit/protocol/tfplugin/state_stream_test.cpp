@@ -71,8 +71,14 @@ struct StoreServer {
   }
 };
 
-p6::WriteStateBytes::RequestChunk chunk(const std::string& bytes, int64_t start, int64_t total) {
+// A chunk as Terraform sends it; the first names the store and the state (`first_of`).
+p6::WriteStateBytes::RequestChunk chunk(const std::string& bytes, int64_t start, int64_t total,
+                                        const char* first_of = nullptr) {
   p6::WriteStateBytes::RequestChunk c;
+  if (first_of != nullptr) {
+    c.mutable_meta()->set_type_name("test_store");
+    c.mutable_meta()->set_state_id(first_of);
+  }
   c.set_bytes(bytes);
   c.set_total_length(total);
   c.mutable_range()->set_start(start);
@@ -92,13 +98,9 @@ TEST_CASE("a state written in chunks reads back in chunks of the agreed size, ea
     p6::WriteStateBytes::Response resp;
     auto writer = s.stub->WriteStateBytes(ctx.get(), &resp);
     for (size_t at = 0; at < written.size(); at += 4) {
-      auto c = chunk(written.substr(at, 4), static_cast<int64_t>(at),
-                     static_cast<int64_t>(written.size()));
-      if (at == 0) {
-        c.mutable_meta()->set_type_name("test_store");
-        c.mutable_meta()->set_state_id("default");
-      }
-      REQUIRE(writer->Write(c));
+      REQUIRE(writer->Write(chunk(written.substr(at, 4), static_cast<int64_t>(at),
+                                  static_cast<int64_t>(written.size()),
+                                  at == 0 ? "default" : nullptr)));
     }
     writer->WritesDone();
     REQUIRE(writer->Finish().ok());
@@ -149,10 +151,7 @@ TEST_CASE("a write stream that stops short, or that the client abandons, writes 
     auto ctx = testing::context();
     p6::WriteStateBytes::Response resp;
     auto writer = s.stub->WriteStateBytes(ctx.get(), &resp);
-    auto first = chunk("{\"se", 0, 12);
-    first.mutable_meta()->set_type_name("test_store");
-    first.mutable_meta()->set_state_id("default");
-    REQUIRE(writer->Write(first));
+    REQUIRE(writer->Write(chunk("{\"se", 0, 12, "default")));
     writer->WritesDone();
     REQUIRE(writer->Finish().ok());
     REQUIRE(resp.diagnostics_size() == 1);
@@ -163,10 +162,7 @@ TEST_CASE("a write stream that stops short, or that the client abandons, writes 
     auto ctx = testing::context();
     p6::WriteStateBytes::Response resp;
     auto writer = s.stub->WriteStateBytes(ctx.get(), &resp);
-    auto first = chunk("{}", 0, 2);
-    first.mutable_meta()->set_type_name("test_store");
-    first.mutable_meta()->set_state_id("default");
-    REQUIRE(writer->Write(first));
+    REQUIRE(writer->Write(chunk("{}", 0, 2, "default")));
     ctx->TryCancel();  // the CLI was interrupted before it closed the stream
     CHECK_FALSE(writer->Finish().ok());
   }
