@@ -95,6 +95,14 @@ resource "terraform_data" "note" {
     tofu.destroy()
 
 
+def test_a_bad_state_store_argument_is_an_error_naming_it(make_tofu, etcd_dir, etcd):
+    tofu = in_store(make_tofu({"etcd": etcd_dir}))
+    tofu.write(store_config(etcd, lock_ttl=5))
+    refused = squash(tofu.run("init", "-input=false", ok=(1,)).stderr)
+    assert "expected lock_ttl to be between 10 and 86400, got 5" in refused, refused
+    assert stored(etcd) is None and lock_of(etcd) is None  # nothing was touched
+
+
 def test_a_second_cli_is_refused_while_the_first_holds_the_lock(make_tofu, etcd_dir, etcd):
     first = in_store(make_tofu({"etcd": etcd_dir}, name="first"))
     first.write(store_config(etcd, SLOW % ("a", 8)))
