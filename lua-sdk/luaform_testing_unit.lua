@@ -21,6 +21,8 @@ local ListResource = {}
 ListResource.__index = ListResource
 local Action = {}
 Action.__index = Action
+local StateStore = {}
+StateStore.__index = StateStore
 
 -- The provider configured with `config` (nil for none). Fails when it does not configure.
 function M.provider(config)
@@ -45,6 +47,10 @@ end
 
 function Provider:action(type_name)
   return setmetatable({ handle = self.handle, type = type_name }, Action)
+end
+
+function Provider:state_store(type_name)
+  return setmetatable({ handle = self.handle, type = type_name }, StateStore)
 end
 
 local function append(into, diagnostics)
@@ -191,6 +197,44 @@ end
 -- PlanAction with `config`, as a plan that includes the action block: { diagnostics }.
 function Action:plan(config)
   return self.handle:plan_action(self.type, config)
+end
+
+-- What `terraform init` does with a state_store block: validation, then ConfigureStateStore.
+-- { chunk_size, diagnostics }; the calls after it stream states in chunks of that size.
+function StateStore:configure(config)
+  local result = self.handle:configure_store(self.type, config)
+  self.chunk_size = result.chunk_size
+  return result
+end
+
+-- GetStates: { states = { name ... }, diagnostics }.
+function StateStore:states()
+  return self.handle:store(self.type, "states")
+end
+
+-- ReadStateBytes, joined from its chunks: { state (nil when there is none), diagnostics }.
+function StateStore:read(id)
+  return self.handle:store(self.type, "read", id)
+end
+
+-- WriteStateBytes, `state` sent in chunks of the size configure agreed: { diagnostics }.
+function StateStore:write(id, state)
+  return self.handle:store(self.type, "write", id, state, self.chunk_size or 8 * 1024 * 1024)
+end
+
+-- DeleteState: { diagnostics }.
+function StateStore:delete(id)
+  return self.handle:store(self.type, "delete", id)
+end
+
+-- LockState for `operation` ("OperationTypeApply" unless given): { lock_id, diagnostics }.
+function StateStore:lock(id, operation)
+  return self.handle:store(self.type, "lock", id, operation)
+end
+
+-- UnlockState of the lock `lock_id`: { diagnostics }.
+function StateStore:unlock(id, lock_id)
+  return self.handle:store(self.type, "unlock", id, lock_id)
 end
 
 -- What `terraform apply -invoke` does: the plan, then (unless it failed) InvokeAction.

@@ -36,7 +36,7 @@
 ---@field diagnostics luaform.testing.Diagnostic[]
 
 --- A result, or a list of diagnostics: what the assertions on errors take.
----@alias luaform.testing.Checked luaform.testing.Result|luaform.testing.Diagnosed|luaform.testing.ListResult|luaform.testing.InvokeResult|luaform.testing.Diagnostic[]
+---@alias luaform.testing.Checked luaform.testing.Result|luaform.testing.Diagnosed|luaform.testing.ListResult|luaform.testing.InvokeResult|luaform.testing.StoreResult|luaform.testing.Diagnostic[]
 
 --- What `r:plan` and `r:apply` take.
 ---@class (exact) luaform.testing.PlanArgs : { prior?: any, config?: any, [string]: nil }
@@ -143,6 +143,52 @@ function Action:plan(config) end
 ---@return luaform.testing.InvokeResult
 function Action:invoke(config) end
 
+--- What a state store's calls give: what the call asked for, and the diagnostics.
+---@class luaform.testing.StoreResult
+---@field chunk_size? integer configure's: the size states stream in
+---@field states? string[] states': the names of the states held
+---@field state? string read's: the state, nil when there is none
+---@field lock_id? string lock's: the id to unlock with
+---@field diagnostics luaform.testing.Diagnostic[]
+
+--- A state store of the provider under test, driven through the engine as the CLI drives it:
+--- configure first, then the state calls; writes and reads stream in chunks.
+---@class luaform.testing.StateStore
+---@field type string
+---@field chunk_size? integer what configure agreed
+local StateStore = {}
+
+--- Validation and ConfigureStateStore, as `terraform init` does with a state_store block.
+---@param config? table<string, any>
+---@return luaform.testing.StoreResult
+function StateStore:configure(config) end
+
+---@return luaform.testing.StoreResult
+function StateStore:states() end
+
+---@param id string
+---@return luaform.testing.StoreResult
+function StateStore:read(id) end
+
+---@param id string
+---@param state string
+---@return luaform.testing.StoreResult
+function StateStore:write(id, state) end
+
+---@param id string
+---@return luaform.testing.StoreResult
+function StateStore:delete(id) end
+
+---@param id string
+---@param operation? string what the CLI is about to do ("OperationTypeApply")
+---@return luaform.testing.StoreResult
+function StateStore:lock(id, operation) end
+
+---@param id string
+---@param lock_id string
+---@return luaform.testing.StoreResult
+function StateStore:unlock(id, lock_id) end
+
 --- The provider under test, loaded afresh, validated and configured.
 ---@class luaform.testing.Provider
 ---@field diagnostics luaform.testing.Diagnostic[] what loading and configuring reported
@@ -163,6 +209,10 @@ function Provider:list_resource(type_name) end
 ---@param type_name string the full type name, as `example_reboot`
 ---@return luaform.testing.Action
 function Provider:action(type_name) end
+
+---@param type_name string the full type name, as `example_state`
+---@return luaform.testing.StateStore
+function Provider:state_store(type_name) end
 
 --- The state an acceptance step sees after it applied.
 ---@class luaform.testing.State

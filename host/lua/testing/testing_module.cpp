@@ -408,6 +408,87 @@ int invoke_action(lua_State* L) {
   });
 }
 
+// ConfigureStateStore with the store's configuration (argument 3), validated first, as
+// `terraform init` does: { chunk_size, diagnostics }.
+int configure_store(lua_State* L) {
+  const Call c = call_on(L, &engine::ProviderSchema::state_stores, "state store");
+  engine::ValidateRequest validate;
+  validate.type_name = c.type_name;
+  validate.config = pull_config(L, 3, c.type, c.type_name);
+  engine::Diagnostics diags = as_the_cli_validates(c.schema, validate.config, [&] {
+    return c.handle.service->validate_state_store_config(validate);
+  });
+  engine::ConfigureStoreResponse resp;
+  if (!diags.has_errors()) {
+    resp = c.handle.service->configure_state_store(
+        {c.type_name, validate.config, engine::kDefaultStateChunkSize});
+    diags.append(resp.diagnostics);
+  }
+  return push_result(L, diags, [&] {
+    lua_pushinteger(L, resp.chunk_size);
+    lua_setfield(L, -2, "chunk_size");
+  });
+}
+
+// One state RPC on a configured store (argument 3: "states", "read", "write", "delete", "lock"
+// or "unlock"; 4: the state's name; 5: the state to write, the lock's operation or the lock id
+// to release; 6: the chunk size a write streams in), made as the CLI makes it: a write goes in
+// chunks and a read is joined from them. { states | state | lock_id, diagnostics }.
+int store(lua_State* L) {
+  const Call c = call_on(L, &engine::ProviderSchema::state_stores, "state store");
+  const std::string op = luaL_checkstring(L, 3);
+  const engine::StateRequest state{c.type_name, luaL_optstring(L, 4, "")};
+  engine::ProviderService& service = *c.handle.service;
+  if (op == "states") {
+    const engine::GetStatesResponse resp = service.get_states(c.type_name);
+    return push_result(L, resp.diagnostics, [&] {
+      lua_createtable(L, static_cast<int>(resp.state_ids.size()), 0);
+      lua_Integer i = 0;
+      for (const std::string& id : resp.state_ids) {
+        lua_pushlstring(L, id.data(), id.size());
+        lua_rawseti(L, -2, ++i);
+      }
+      lua_setfield(L, -2, "states");
+    });
+  }
+  if (op == "read") {
+    const engine::ReadStateResponse resp = service.read_state_bytes(state);
+    std::string joined;
+    for (const engine::StateChunkRange& chunk : resp.chunks) {
+      joined += resp.state.substr(static_cast<size_t>(chunk.start),
+                                  static_cast<size_t>(chunk.end - chunk.start + 1));
+    }
+    return push_result(L, resp.diagnostics, [&] {
+      if (!resp.chunks.empty()) set_string_field(L, "state", joined);
+    });
+  }
+  if (op == "write") {
+    size_t size = 0;
+    const char* bytes = luaL_checklstring(L, 5, &size);
+    const std::string written(bytes, size);
+    engine::WriteStateRequest req{state, {}};
+    for (const engine::StateChunkRange& range :
+         engine::chunk_ranges(static_cast<int64_t>(size), luaL_checkinteger(L, 6))) {
+      req.chunks.push_back({written.substr(static_cast<size_t>(range.start),
+                                           static_cast<size_t>(range.end - range.start + 1)),
+                            range});
+    }
+    return push_result(L, service.write_state_bytes(std::move(req)), [] {});
+  }
+  if (op == "delete") return push_result(L, service.delete_state(state), [] {});
+  if (op == "lock") {
+    const engine::LockStateResponse resp =
+        service.lock_state({state, luaL_optstring(L, 5, "OperationTypeApply")});
+    return push_result(L, resp.diagnostics, [&] {
+      if (!resp.lock_id.empty()) set_string_field(L, "lock_id", resp.lock_id);
+    });
+  }
+  if (op == "unlock") {
+    return push_result(L, service.unlock_state({state, luaL_checkstring(L, 5)}), [] {});
+  }
+  return luaL_error(L, "store: unknown operation \"%s\"", op.c_str());
+}
+
 // The attributes of an imported object (argument 3) beside those of the applied one (argument
 // 2), both of resource `type` (argument 1), as a plan would compare them: a value of the
 // imported that the resource's diff_suppress or state_func counts as the same as the applied
@@ -512,6 +593,8 @@ int open_testing_module(lua_State* L) {
         {"list", guarded<list>},
         {"plan_action", guarded<plan_action>},
         {"invoke_action", guarded<invoke_action>},
+        {"configure_store", guarded<configure_store>},
+        {"store", guarded<store>},
         {nullptr, nullptr},
     };
     luaL_newlib(L, methods);

@@ -97,6 +97,32 @@ return tf.action {
 }
 )";
 
+// States in a table of the script, streamed in chunks of 8 bytes, locked one holder at a time.
+const char* kStore = R"(local tf = require("luaform")
+local states, locks = {}, {}
+return tf.state_store {
+  chunk_size = 8,
+  schema = { prefix = tf.string { required = true } },
+  states = function(config)
+    local ids = {}
+    for key in pairs(states) do ids[#ids + 1] = key:sub(#config.prefix + 1) end
+    table.sort(ids)
+    return ids
+  end,
+  read = function(config, id) return states[config.prefix .. id] end,
+  write = function(config, id, state) states[config.prefix .. id] = state end,
+  delete = function(config, id) states[config.prefix .. id] = nil end,
+  lock = function(_, id, info)
+    if locks[id] then error("locked by " .. locks[id]) end
+    locks[id] = info.id
+  end,
+  unlock = function(_, id, lock_id)
+    if locks[id] ~= lock_id then error("not the holder") end
+    locks[id] = nil
+  end,
+}
+)";
+
 struct KitRun {
   ProviderDir dir;
   std::string out;
@@ -110,6 +136,7 @@ struct KitRun {
     dir.write("resource_note.lua", kNote);
     dir.write("list_note.lua", kListNotes);
     dir.write("action_ping.lua", kAction);
+    dir.write("state_store_memo.lua", kStore);
     const auto file = dir.write("tests/kit_test.lua",
                                 "local testing = require(\"luaform_testing\")\n"
                                 "local equal = testing.equal\n" +
@@ -214,6 +241,33 @@ testing.test("invoke", function()
 end)
 )");
   CHECK_PASSED(run, 2);
+}
+
+TEST_CASE("a state store is configured, then writes, reads, lists, locks and deletes states") {
+  KitRun run(R"(
+local store = testing.provider({ endpoint = "e" }):state_store("test_memo")
+testing.test("store", function()
+  testing.has_error(store:configure {}, 'The argument "prefix" is required', "prefix")
+  testing.has_error(store:states(), "test_memo is not configured")
+  local configured = store:configure { prefix = "p/" }
+  testing.no_errors(configured)
+  equal(configured.chunk_size, 8)
+  local state = '{"version":4,"serial":3,"lineage":"x"}'  -- many chunks of 8 bytes
+  testing.no_errors(store:write("default", state))
+  equal(store:read("default").state, state)
+  equal(store:read("dev").state, nil)
+  store:write("dev", "{}")
+  equal(store:states().states, { "default", "dev" })
+  local held = store:lock("default")
+  testing.no_errors(held)
+  testing.has_error(store:lock("default", "OperationTypePlan"), "locked by " .. held.lock_id)
+  testing.has_error(store:unlock("default", "someone"), "not the holder")
+  testing.no_errors(store:unlock("default", held.lock_id))
+  testing.no_errors(store:delete("dev"))
+  equal(store:states().states, { "default" })
+end)
+)");
+  CHECK_PASSED(run, 1);
 }
 
 TEST_CASE("an import by identity reads the object it names") {
