@@ -68,6 +68,14 @@ ConfigureStoreResponse ProviderService::configure_state_store(const ConfigureSto
                            "configuration must be known when the CLI starts.");
     return resp;
   }
+  // Terraform 1.16 configures the store even when ValidateStateStoreConfig refused its
+  // configuration; a store's functions may count on what its validators check.
+  if (validate(SchemaOwner::StateStore, req.type_name, *schema, req.config).has_errors()) {
+    resp.diagnostics.error(req.type_name + ": configure refused",
+                           "The state_store block's arguments did not pass validation (the errors "
+                           "above say why), so the store was not configured.");
+    return resp;
+  }
   ConfiguredStore store{with_defaults(schema->block, req.config, req.config), 0};
   StoreCall call{StoreOp::Configure};
   resp.diagnostics = detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& s) {

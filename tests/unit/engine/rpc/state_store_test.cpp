@@ -22,6 +22,7 @@ struct StoreFixture : ServiceFixture {
     Schema store;
     Attribute prefix = attribute("prefix", Type::string(), false, true, false);
     prefix.default_value = Value::string("tf/");
+    prefix.has_validate = true;
     Attribute token = attribute("token", Type::string(), false, true, false);
     token.sensitive = true;
     store.block.attributes = {prefix, token};
@@ -116,6 +117,24 @@ TEST_CASE("configure keeps the configuration with its defaults and answers the c
   CHECK(f.configured.get_attribute("prefix") == Value::string("tf/"));  // kept for later calls
   f.preferred_chunk_size = 512;
   CHECK(f.configure().chunk_size == 512);
+}
+
+TEST_CASE("a configuration its validators refuse is not configured, though the CLI asks") {
+  StoreFixture f;
+  f.logic->validators["prefix"] = [](const Value& v) {
+    Diagnostics diags;
+    if (!v.as_string().ends_with("/")) diags.error("prefix must end with /");
+    return diags;
+  };
+  const Value bad = f.config().with_attribute("prefix", Value::string("tf"));
+  CHECK(f.service->validate_state_store_config(ValidateRequest{"test_store", bad}).has_errors());
+  const ConfigureStoreResponse resp =
+      f.service->configure_state_store(ConfigureStoreRequest{"test_store", bad, 4096});
+  REQUIRE(resp.diagnostics.has_errors());
+  CHECK(resp.diagnostics.items()[0].summary == "test_store: configure refused");
+  CHECK(resp.chunk_size == 4096);  // answered all the same: the CLI reads it
+  CHECK(f.calls.empty());
+  CHECK(f.service->get_states("test_store").diagnostics.has_errors());  // not configured
 }
 
 TEST_CASE("a state RPC before the store is configured is an error naming the store") {
