@@ -80,9 +80,15 @@ ProviderSchema with_problems_left_out(const ProviderSchema& declared, Diagnostic
                         checked, diags);
   }
   for (const auto& [name, schema] : declared.state_stores) {
+    Diagnostics found = block_problems(schema.block, "state store " + name, BlockPlace::Elsewhere);
+    // The state_store block holds the provider's own configuration as a `provider` block.
+    if (schema.block.find_attribute("provider") || schema.block.find_block("provider")) {
+      found.error("state store " + name + ": \"provider\" is reserved",
+                  "The state_store block's `provider \"NAME\" { ... }` configures the provider; "
+                  "Terraform refuses a store argument or block of that name. Rename it.");
+    }
     leave_out_if_failed(checked.state_stores, name, SchemaOwner::StateStore, "state store " + name,
-                        block_problems(schema.block, "state store " + name, BlockPlace::Elsewhere),
-                        checked, diags);
+                        found, checked, diags);
   }
   for (const auto& [name, schema] : declared.list_resources) {
     Diagnostics found =

@@ -105,3 +105,18 @@ TEST_CASE("functions, list resources and the provider block each answer for them
   with_problems_left_out(broken_provider, provider_diags);
   CHECK(provider_diags.has_errors());
 }
+
+TEST_CASE("a state store's argument named provider is refused: the block holds the provider's") {
+  auto logic = std::make_shared<ScriptedLogic>();
+  Schema store;
+  store.block.attributes = {attribute("provider", Type::string(), false, true, false)};
+  logic->declared.state_stores["test_store"] = store;
+  logic->declared.state_stores["test_other"] = Schema{};
+  ProviderService service(logic);
+  REQUIRE(service.load_problems().items().size() == 1);
+  const Diagnostic& warning = service.load_problems().items()[0];
+  CHECK(warning.summary == "Cannot use state store test_store: it is left out");
+  CHECK(warning.detail.starts_with("state store test_store: \"provider\" is reserved"));
+  CHECK(service.get_metadata().state_stores ==
+        std::vector<std::string>{"test_other", "test_store"});
+}
