@@ -5,7 +5,6 @@
 // CLI abandons (it was interrupted, or it died) is not written at all.
 #pragma once
 
-#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -51,17 +50,18 @@ grpc::Status serve_state_read(const PendingService& service, const Request& req,
 template <class Chunk, class Response>
 grpc::Status serve_state_write(const PendingService& service, grpc::ServerContext* context,
                                grpc::ServerReader<Chunk>* reader, Response* resp) {
-  engine::WriteStateRequest request;
-  Chunk chunk;
-  while (reader->Read(&chunk)) {
-    if (chunk.has_meta()) request.state = {chunk.meta().type_name(), chunk.meta().state_id()};
-    engine::StateChunk& arrived = request.chunks.emplace_back();
-    arrived.bytes = std::move(*chunk.mutable_bytes());
-    arrived.range = {chunk.range().start(), chunk.range().end(), chunk.total_length()};
-  }
-  // Terraform sends no chunk at all for an empty state, which it never writes.
-  if (context->IsCancelled() || request.chunks.empty()) return grpc::Status::OK;
+  // Guarded from the first chunk on: a state too large to hold is an error, not a crash.
   return guarded("WriteStateBytes", resp, [&] {
+    engine::WriteStateRequest request;
+    Chunk chunk;
+    while (reader->Read(&chunk)) {
+      if (chunk.has_meta()) request.state = {chunk.meta().type_name(), chunk.meta().state_id()};
+      engine::StateChunk& arrived = request.chunks.emplace_back();
+      arrived.bytes = std::move(*chunk.mutable_bytes());
+      arrived.range = {chunk.range().start(), chunk.range().end(), chunk.total_length()};
+    }
+    // Terraform sends no chunk at all for an empty state, which it never writes.
+    if (context->IsCancelled() || request.chunks.empty()) return;
     toproto::diagnostics(service.get().engine().write_state_bytes(std::move(request)), resp);
   });
 }
