@@ -122,8 +122,11 @@ class ProviderService {
   // The configured store `store_type`, or nullopt with why not in `diags`.
   std::optional<ConfiguredStore> configured_store(const std::string& store_type,
                                                   Diagnostics& diags) const;
-  // Runs `call` on the configured store `store_type` in one session, the store configuration's
-  // secrets hidden from what it reports.
+  // Runs `call` on the store `store_type` configured as `store` in one session, the store
+  // configuration's secrets hidden from what it reports; without `store`, on the configured
+  // one, or why there is none.
+  Diagnostics run_store(const std::string& store_type, const ConfiguredStore& store,
+                        StoreCall& call) const;
   Diagnostics run_store(const std::string& store_type, StoreCall& call) const;
 };
 

@@ -78,10 +78,7 @@ ConfigureStoreResponse ProviderService::configure_state_store(const ConfigureSto
   }
   ConfiguredStore store{with_defaults(schema->block, req.config, req.config), 0};
   StoreCall call{StoreOp::Configure};
-  resp.diagnostics = detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& s) {
-    s.secrets().add(schema->block, store.config);
-    return s.call_store(req.type_name, store.config, call);
-  });
+  resp.diagnostics = run_store(req.type_name, store, call);
   if (resp.diagnostics.has_errors()) return resp;
   store.chunk_size = agreed_chunk_size(req.chunk_size, call.chunk_size);
   resp.chunk_size = store.chunk_size;
@@ -106,15 +103,19 @@ std::optional<ProviderService::ConfiguredStore> ProviderService::configured_stor
   return found->second;
 }
 
+Diagnostics ProviderService::run_store(const std::string& store_type, const ConfiguredStore& store,
+                                       StoreCall& call) const {
+  const Schema& schema = schema_.state_stores.at(store_type);
+  return detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
+    session.secrets().add(schema.block, store.config);
+    return session.call_store(store_type, store.config, call);
+  });
+}
+
 Diagnostics ProviderService::run_store(const std::string& store_type, StoreCall& call) const {
   Diagnostics diags;
   const std::optional<ConfiguredStore> store = configured_store(store_type, diags);
-  if (!store) return diags;
-  const Schema& schema = schema_.state_stores.at(store_type);
-  return detail::in_session<Diagnostics>(*logic_, provider_secrets(), [&](Session& session) {
-    session.secrets().add(schema.block, store->config);
-    return session.call_store(store_type, store->config, call);
-  });
+  return store ? run_store(store_type, *store, call) : diags;
 }
 
 GetStatesResponse ProviderService::get_states(const std::string& store_type) const {
@@ -126,14 +127,14 @@ GetStatesResponse ProviderService::get_states(const std::string& store_type) con
 }
 
 ReadStateResponse ProviderService::read_state_bytes(const StateRequest& req) const {
-  StoreCall call{StoreOp::Read, req.state_id};
   ReadStateResponse resp;
-  resp.diagnostics = run_store(req.type_name, call);
+  const std::optional<ConfiguredStore> store = configured_store(req.type_name, resp.diagnostics);
+  if (!store) return resp;
+  StoreCall call{StoreOp::Read, req.state_id};
+  resp.diagnostics = run_store(req.type_name, *store, call);
   if (resp.diagnostics.has_errors() || !call.state) return resp;
-  Diagnostics ignored;
-  const int64_t chunk_size = configured_store(req.type_name, ignored)->chunk_size;
   resp.state = std::move(*call.state);
-  resp.chunks = chunk_ranges(static_cast<int64_t>(resp.state.size()), chunk_size);
+  resp.chunks = chunk_ranges(static_cast<int64_t>(resp.state.size()), store->chunk_size);
   return resp;
 }
 
@@ -145,7 +146,7 @@ Diagnostics ProviderService::write_state_bytes(WriteStateRequest req) const {
       joined_state(std::move(req.chunks), store->chunk_size, req.state.state_id, diags);
   if (!state) return diags;
   StoreCall call{StoreOp::Write, req.state.state_id, std::move(state)};
-  return run_store(req.state.type_name, call);
+  return run_store(req.state.type_name, *store, call);
 }
 
 LockStateResponse ProviderService::lock_state(const LockStateRequest& req) const {
