@@ -1,23 +1,14 @@
--- Tests of the etcd provider against a real etcd: ETCD_ENDPOINT names it, and every key they
--- make is under ETCD_TEST_PREFIX when it is set (tests/e2e/test_testing_kit.py runs them on the
--- etcd-server its other scenarios share, each run in a namespace of its own):
+-- Tests of the etcd provider against a real etcd (tests/etcd_target.lua says which):
 --   ETCD_ENDPOINT=http://127.0.0.1:2379 [TF_ACC=1] terraform-provider-etcd --test
 local testing = require("luaform_testing")
+local target = require("tests.etcd_target")
 
 local test, equal = testing.test, testing.equal
+local endpoint, namespace = target.endpoint, target.namespace
 
-local endpoint = os.getenv("ETCD_ENDPOINT")
-if not endpoint or endpoint == "" then
-  error("these tests need a running etcd: set ETCD_ENDPOINT, e.g. http://127.0.0.1:2379", 0)
-end
-
-local namespace = os.getenv("ETCD_TEST_PREFIX") or ""
-
--- Each test works under a prefix of its own, so tests never see each other's keys.
-local runs = 0
+-- Each test works under a prefix of its own.
 local function etcd()
-  runs = runs + 1
-  local prefix = ("%skit-%d-%d/"):format(namespace, os.time(), runs)
+  local prefix = target.prefix("kit")
   return testing.provider { endpoint = endpoint, prefix = prefix }, prefix
 end
 
