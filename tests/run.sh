@@ -17,7 +17,7 @@
 #   LUAFORM_SKIP_ASAN=1     skip the sanitizer build entirely
 #   LUAFORM_SKIP_TSAN=1     skip the ThreadSanitizer build of the unit tests
 #   LUAFORM_CACHE=DIR       where the CLIs and clang-tidy results are cached (~/.cache/luaform)
-#   LUAFORM_FUZZ_SECONDS=N  how long each fuzz target runs (default 30)
+#   LUAFORM_FUZZ_SECONDS=N  how long each fuzz target runs (default 15)
 #   LUAFORM_TEST_BUDGET_SECONDS=N  the run time over which the summary warns (default 1200)
 #   LUAFORM_E2E_WORKERS=N   scenarios run at once (default 6: many wait on servers and timeouts)
 #   PYTEST_ARGS="..."       extra arguments for pytest (e.g. -k drift)
@@ -269,7 +269,7 @@ fi
 # target); each target is one pass or one failure.
 if wants fuzz; then
   step "fuzz"
-  echo "tests/fuzz/run.sh, ${LUAFORM_FUZZ_SECONDS:-30}s per target"
+  echo "tests/fuzz/run.sh, ${LUAFORM_FUZZ_SECONDS:-15}s per target, on the corpus kept from earlier runs"
   fuzz_log="$(mktemp)"
   bash tests/fuzz/run.sh 2>&1 | tee "$fuzz_log"
   fuzz_rc=${PIPESTATUS[0]}
@@ -415,13 +415,17 @@ if wants e2e; then
       fi
     fi
     # Terraform 1.16 (protocol 6.11), built from source and kept in ../shared/cli: every
-    # scenario on both protocols as a third CLI, with those of what only it carries (computed
-    # blocks, planned private data, deferrals). A clone without that build says so and goes on.
+    # scenario on protocol 6 as a third CLI, with those of what only it carries (computed
+    # blocks, planned private data, deferrals, state stores); on protocol 5 only the scenarios
+    # marked for it (deferrals, destroy-time actions, the lock entry), since its other runs there
+    # take the same paths through the host as Terraform's on protocol 5 above. A clone without
+    # that build says so and goes on.
     if ((debug_ok)); then
       terraform116_rc=0
       terraform116="$(bash tests/e2e/install-terraform116.sh)" || terraform116_rc=$?
       if ((terraform116_rc == 0)); then
         LUAFORM_TERRAFORM116="$terraform116" LUAFORM_E2E_CLIS=terraform116 \
+          LUAFORM_E2E_PAIRS="terraform116:6,terraform116:5:marked" \
           pytest_suite "terraform 1.16" "$repo/build/host/luaform"
       elif ((terraform116_rc == 3)); then
         step "e2e (terraform 1.16): not run, no Terraform 1.16 build (tests/README.md says how to make one)"

@@ -12,7 +12,9 @@ LUAFORM_E2E_CLIS comma-separated CLIs to run every scenario with (tofu,terraform
 LUAFORM_E2E_PROTOCOLS  comma-separated protocol versions to run every scenario with (6,5)
 LUAFORM_E2E_PAIRS  comma-separated CLI:protocol pairs to keep (tofu:6,terraform:5): each scenario
                  runs only with those, so every protocol is covered once without the whole
-                 cross product (tests/run.sh uses it for the sanitizer pass)
+                 cross product (tests/run.sh uses it for the sanitizer pass). A pair written
+                 CLI:protocol:marked keeps only the scenarios whose only_pairs marker names it
+                 (tests/run.sh runs Terraform 1.16 on protocol 5 for its own features alone)
 """
 from __future__ import annotations
 
@@ -119,16 +121,20 @@ def protocol_params() -> list[int]:
     return [int(p) for p in raw.split(",") if p.strip()]
 
 
-def kept_pairs() -> set[tuple[str, int]] | None:
+def kept_pairs() -> dict[tuple[str, int], bool] | None:
+    """The pairs LUAFORM_E2E_PAIRS keeps, each with whether it keeps only the scenarios whose
+    only_pairs marker names it; None when every pair is kept."""
     raw = os.environ.get("LUAFORM_E2E_PAIRS", "").strip()
     if not raw:
         return None
-    pairs = set()
+    pairs = {}
     for pair in raw.split(","):
-        cli, _, version = pair.strip().partition(":")
-        if cli not in CLI_INSTALLERS or not version.isdigit():
-            raise pytest.UsageError(f"LUAFORM_E2E_PAIRS: {pair!r} is not CLI:PROTOCOL")
-        pairs.add((cli, int(version)))
+        cli, _, rest = pair.strip().partition(":")
+        version, _, scope = rest.partition(":")
+        if cli not in CLI_INSTALLERS or not version.isdigit() or scope not in ("", "marked"):
+            raise pytest.UsageError(
+                f"LUAFORM_E2E_PAIRS: {pair!r} is not CLI:PROTOCOL or CLI:PROTOCOL:marked")
+        pairs[(cli, int(version))] = scope == "marked"
     return pairs
 
 
@@ -145,6 +151,12 @@ def only_pairs_allows(item) -> bool:
         return True
     cli, version = params.params.get("tofu_binary"), params.params.get("protocol")
     return f"{cli}:{version}" in marker.args
+
+
+def marked_for(item, cli: str, version: int) -> bool:
+    """Whether the scenario's only_pairs marker names this pair."""
+    marker = item.get_closest_marker("only_pairs")
+    return marker is not None and f"{cli}:{version}" in marker.args
 
 
 def pytest_collection_modifyitems(config, items):
@@ -165,7 +177,8 @@ def pytest_collection_modifyitems(config, items):
         params = params.params if params else {}
         cli, version = params.get("tofu_binary"), params.get("protocol")
         if cli is not None and version is not None:
-            keep = (cli, version) in pairs
+            keep = (cli, version) in pairs and (not pairs[(cli, version)] or
+                                                marked_for(item, cli, version))
         else:
             keep = (cli is None or cli in clis) and (version is None or version in versions)
         (kept if keep else dropped).append(item)

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # A bounded fuzz run: configures and builds build-fuzz (clang, -DLUAFORM_FUZZ=ON), runs every
-# target for LUAFORM_FUZZ_SECONDS (default 30) on a scratch copy of its seed corpus
-# (corpus/<target>/; what the run adds is thrown away), then replays regressions/<target>/*,
-# inputs that once crashed and must pass now. Prints one line per target:
+# target for LUAFORM_FUZZ_SECONDS (default 15) on its kept corpus, then replays
+# regressions/<target>/*, inputs that once crashed and must pass now. Prints one line per target:
 #   fuzz <target>: ok|FAILED, <N> executions in <S>s, <R> regressions replayed
 # and exits non-zero when any target crashed, broke a property or failed a regression.
 #
+# The corpus is kept between runs, outside the repository (LUAFORM_FUZZ_CORPUS, default
+# ~/.cache/luaform/fuzz-corpus/<target>): each run starts from what the runs before it found,
+# with the seeds of corpus/<target>/ added, so short runs add up instead of starting over. A
+# kept corpus past 20,000 inputs starts again from the seeds.
+#
 # Environment: LUAFORM_FUZZ_SECONDS, LUAFORM_FUZZ_BUILD (default <repo>/build-fuzz),
-# CC/CXX (default clang-14/clang++-14). A crash leaves its input in the build dir's
-# fuzz-artifacts/<target>/; make it a regression by adding it to regressions/<target>/.
+# LUAFORM_FUZZ_CORPUS, CC/CXX (default clang-14/clang++-14). A crash leaves its input in the
+# build dir's fuzz-artifacts/<target>/; make it a regression by adding it to regressions/<target>/.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 build="${LUAFORM_FUZZ_BUILD:-$repo/build-fuzz}"
-seconds="${LUAFORM_FUZZ_SECONDS:-30}"
+seconds="${LUAFORM_FUZZ_SECONDS:-15}"
+kept="${LUAFORM_FUZZ_CORPUS:-${XDG_CACHE_HOME:-$HOME/.cache}/luaform/fuzz-corpus}"
 targets=(fuzz_msgpack fuzz_json fuzz_schema fuzz_value_lua fuzz_json_helpers fuzz_patterns fuzz_encoding
   fuzz_yaml)
 
@@ -37,9 +42,10 @@ trap 'rm -rf "$scratch"' EXIT
 fuzz_target() {
   local target="$1"
   local binary="$build/tests/fuzz/$target"
-  local corpus="$scratch/$target"
+  local corpus="$kept/$target"
   local artifacts="$build/fuzz-artifacts/$target"
   local log="$build/fuzz-logs/$target.log"
+  if [[ -d "$corpus" ]] && (($(find "$corpus" -type f | wc -l) > 20000)); then rm -rf "$corpus"; fi
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   cp "$here/corpus/$target/"* "$corpus/"
   local status=ok
