@@ -93,6 +93,8 @@ M.log = require("luaform_log")
 M.time = require("luaform_time")
 -- Modes, directories and stat for providers of local files (see fs_module.h).
 M.fs = require("luaform_fs")
+-- Programs: tf.exec.run { "git", "status", dir = ... } and tf.exec.find (see exec_module.h).
+M.exec = require("luaform_exec")
 local wait = require("luaform_wait")
 M.wait_for = wait.wait_for
 M.retry = wait.retry

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "host/engine/value/duration.h"
 #include "host/engine/value/utf8.h"
+#include "host/lua/core/duration_argument.h"
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
@@ -68,26 +68,9 @@ std::string string_field(lua_State* L, int table, const char* name) {
 std::optional<http::Milliseconds> duration_field(lua_State* L, int table, const char* name) {
   lua_getfield(L, table, name);
   std::optional<http::Milliseconds> out;
-  if (lua_type(L, -1) == LUA_TNUMBER) {
-    const double seconds = lua_tonumber(L, -1);
-    if (!(seconds >= 0)) {
-      lua_pop(L, 1);
-      throw std::runtime_error(std::string("http: ") + name + " must not be negative");
-    }
+  if (!lua_isnil(L, -1)) {
+    const double seconds = duration_seconds(L, -1, std::string("http: ") + name);
     out = http::Milliseconds(static_cast<int64_t>(seconds * 1000));
-  } else if (lua_type(L, -1) == LUA_TSTRING) {
-    const std::string text = lua_tostring(L, -1);
-    const auto parsed = engine::parse_duration(text);
-    lua_pop(L, 1);
-    if (!parsed) {
-      throw std::runtime_error(std::string("http: ") + name + " \"" + text +
-                               "\" is not a duration such as \"30s\" or \"2m\"");
-    }
-    return std::chrono::duration_cast<http::Milliseconds>(*parsed);
-  } else if (!lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    throw std::runtime_error(std::string("http: ") + name +
-                             " must be a number of seconds or a duration string");
   }
   lua_pop(L, 1);
   return out;

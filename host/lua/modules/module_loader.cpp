@@ -17,6 +17,7 @@
 #include "host/lua/modules/diagnostics_module.h"
 #include "host/lua/modules/document_module.h"
 #include "host/lua/modules/encoding_module.h"
+#include "host/lua/modules/exec_module.h"
 #include "host/lua/modules/fs_module.h"
 #include "host/lua/modules/http_module.h"
 #include "host/lua/modules/log_module.h"
@@ -276,6 +277,7 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"luaform_http", open_http_module},
       {"luaform_diagnostics", open_diagnostics_module},
       {"luaform_encoding", open_encoding_module},
+      {"luaform_exec", open_exec_module},
       {"luaform_fs", open_fs_module},
       {"luaform_log", open_log_module},
       {"luaform_time", open_time_module},

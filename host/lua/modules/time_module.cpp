@@ -9,6 +9,7 @@
 
 #include "host/engine/value/duration.h"
 #include "host/engine/value/timestamp.h"
+#include "host/lua/core/duration_argument.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/sandbox.h"
 
@@ -22,26 +23,8 @@ constexpr std::chrono::milliseconds kSlice{50};
 // A longer sleep is a mistake in a provider (a day is more than any Terraform operation).
 constexpr double kLongestSleep = 86400;
 
-double seconds_of(lua_State* L, int index, const char* what) {
-  if (lua_type(L, index) == LUA_TNUMBER) {
-    const double seconds = lua_tonumber(L, index);
-    if (!(seconds >= 0)) throw std::runtime_error(std::string(what) + " must not be negative");
-    return seconds;
-  }
-  if (lua_type(L, index) == LUA_TSTRING) {
-    const std::string text = lua_tostring(L, index);
-    if (const auto parsed = engine::parse_duration(text)) {
-      return std::chrono::duration<double>(*parsed).count();
-    }
-    throw std::runtime_error(std::string(what) + " \"" + text +
-                             "\" is not a duration such as \"30s\", \"10m\" or \"1h30m\"");
-  }
-  throw std::runtime_error(std::string(what) + " must be a number of seconds or a duration " +
-                           "string, not " + luaL_typename(L, index));
-}
-
 int sleep(lua_State* L) {
-  const double seconds = std::min(seconds_of(L, 1, "sleep: the duration"), kLongestSleep);
+  const double seconds = std::min(duration_seconds(L, 1, "sleep: the duration"), kLongestSleep);
   const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                         std::chrono::duration<double>(seconds));
   while (true) {
@@ -59,7 +42,7 @@ int now(lua_State* L) {
 
 // A whole number of seconds is an integer ("1h30m" is 5400, not 5400.0), as the types say.
 int seconds(lua_State* L) {
-  const double value = seconds_of(L, 1, "the duration");
+  const double value = duration_seconds(L, 1, "the duration");
   lua_Integer whole = 0;
   if (lua_numbertointeger(std::floor(value), &whole) && static_cast<double>(whole) == value) {
     lua_pushinteger(L, whole);
