@@ -9,13 +9,14 @@ namespace luaform::engine {
 namespace {
 
 // The plan may only choose values the CLI lets a provider choose: those of computed
-// attributes that the configuration leaves null.
+// attributes that the configuration leaves null. The id is one: an update that gives the object
+// a new id (a rename, where the name is the id) plans it unknown.
 const Attribute* plannable(const Schema& schema, const Value& config, const std::string& key,
                            const std::string& what, Diagnostics& diags) {
   const Attribute* attr = schema.block.find_attribute(key);
   const bool config_sets =
       attr && !config.is_null() && config.is_known() && !config.get_attribute(key).is_null();
-  if (attr && attr->computed && !config_sets && key != "id") return attr;
+  if (attr && attr->computed && !config_sets) return attr;
   diags.error(what + " cannot plan \"" + key + "\"",
               "customize_diff may set or make unknown only computed attributes that the "
               "configuration leaves unset; \"" +

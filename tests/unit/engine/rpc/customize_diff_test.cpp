@@ -63,6 +63,16 @@ TEST_CASE("customize_diff may force a replacement when an attribute changes") {
   CHECK(create.requires_replace.empty());
 }
 
+TEST_CASE("customize_diff may plan a new id, for an update that renames the object") {
+  CustomizeFixture f([](ResourceData& d) {
+    d.set_new_computed("id");
+    return Diagnostics{};
+  });
+  PlanResponse resp = f.plan(f.file("x"), f.file("y"), f.config("y"));
+  REQUIRE_FALSE(resp.diagnostics.has_errors());
+  CHECK(resp.planned_state.get_attribute("id").is_unknown());
+}
+
 TEST_CASE("customize_diff may not change what the configuration decides") {
   CustomizeFixture f([](ResourceData& d) { return d.set("content", Value::string("other")); });
   PlanResponse resp = f.plan(f.file("x"), f.file("y"), f.config("y"));
