@@ -18,6 +18,8 @@ packages=(
   # lint and tests
   clang-format clang-tidy lua-check python3-pytest python3-pytest-xdist python3-venv openssl
   etcd-server
+  # programs the e2e suite's providers drive through tf.exec (tests/e2e/test_programs.py)
+  sqlite3
 )
 (($# > 0)) && packages=("$@")
 
