@@ -674,6 +674,10 @@ tf.time = nil
 ---@type luaform.fs
 tf.fs = nil
 
+--- Programs run from an argument list.
+---@type luaform.exec
+tf.exec = nil
+
 --- Standard base64 with padding.
 ---@class luaform.base64
 tf.base64 = {}

@@ -30,7 +30,7 @@ constexpr milliseconds kPollSlice{20};
 // How long output is still read once the program has exited, for what a child it left running
 // wrote before it let go of the pipes (or never will).
 constexpr milliseconds kDrainAfterExit{500};
-constexpr size_t kChunk = 64 * 1024;
+constexpr size_t kChunk = size_t{64} << 10;
 
 class Descriptor {
  public:

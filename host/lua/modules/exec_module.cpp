@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/engine/rules/secret_scope.h"
@@ -228,7 +229,12 @@ int run_program(lua_State* L) {
   }
 
   const std::map<std::string, std::string> environment = environment_of(L, 1);
-  for (const auto& [name, value] : environment) command.environment.push_back(name + "=" + value);
+  for (const auto& [name, value] : environment) {
+    std::string entry = name;
+    entry += '=';
+    entry += value;
+    command.environment.push_back(std::move(entry));
+  }
   const auto path = environment.find("PATH");
   command.search_path = path != environment.end() ? path->second : host_path();
   command.directory = optional_string(L, 1, "dir");
