@@ -21,6 +21,7 @@
 #include "host/lua/modules/fs_module.h"
 #include "host/lua/modules/http_module.h"
 #include "host/lua/modules/log_module.h"
+#include "host/lua/modules/socket_module.h"
 #include "host/lua/modules/time_module.h"
 
 namespace luaform::lua {
@@ -282,6 +283,8 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"luaform_log", open_log_module},
       {"luaform_time", open_time_module},
       {"luaform_values", open_values_module},
+      {"socket", open_socket_module},
+      {"socket.unix", open_socket_unix_module},
   };
   lua_getfield(L, package, "preload");
   for (const auto& [name, open] : native_modules) {

@@ -1,0 +1,231 @@
+// require("socket"): LuaSocket's client API over the host's sockets, against a peer on loopback
+// that this test runs (a thread that accepts one connection and plays a script of its own).
+#include "host/lua/modules/socket_module.h"
+
+#include <arpa/inet.h>
+#include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "provider_dir.h"
+
+using namespace luaform::lua::testing;
+using luaform::engine::Operation;
+
+namespace {
+
+// A listening socket on 127.0.0.1 (or a Unix path) whose first connection `serve` handles on a
+// thread of its own.
+class Peer {
+ public:
+  explicit Peer(std::function<void(int)> serve, const std::string& unix_path = "") {
+    if (unix_path.empty()) {
+      listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in address{};
+      address.sin_family = AF_INET;
+      address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+      socklen_t size = sizeof address;
+      ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &size);
+      port_ = ntohs(address.sin_port);
+    } else {
+      listener_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
+      sockaddr_un address{};
+      address.sun_family = AF_UNIX;
+      unix_path.copy(address.sun_path, sizeof address.sun_path - 1);
+      ::unlink(unix_path.c_str());
+      REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    }
+    REQUIRE(::listen(listener_, 80) == 0);
+    thread_ = std::thread([this, serve = std::move(serve)] {
+      const int connection = ::accept(listener_, nullptr, nullptr);
+      if (connection >= 0) {
+        serve(connection);
+        ::close(connection);
+      }
+    });
+  }
+  ~Peer() {
+    ::shutdown(listener_, SHUT_RDWR);
+    ::close(listener_);
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  int listener_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+void write_all(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+std::string read_line(int fd) {
+  std::string line;
+  char c = 0;
+  while (::read(fd, &c, 1) == 1 && c != '\n') line += c;
+  return line;
+}
+
+// The Lua text `socket.connect("127.0.0.1", PORT)`.
+std::string connect_to(const Peer& peer) {
+  return "require('socket').connect('127.0.0.1', " + std::to_string(peer.port()) + ")";
+}
+
+}  // namespace
+
+TEST_CASE("lines, byte counts and everything until close, as LuaSocket reads them") {
+  Peer peer([](int fd) {
+    const std::string asked = read_line(fd);
+    write_all(fd, "+" + asked + "\r\nbytes:12345" + "tail\nrest of it");
+  });
+  CHECK(
+      evaluate("(function() local s = " + connect_to(peer) +
+               " assert(s:send('PING\\n') == 5)"
+               " local line = s:receive('*l')"
+               " local count = s:receive(11)"
+               " local five = s:receive(5)"
+               " local all = s:receive('*a')"
+               " local a, b, c = s:receive('*l')"
+               " s:close()"
+               " return table.concat({ line, count, five, all, tostring(a), b, c }, '|') end)()") ==
+      "+PING|bytes:12345|tail\n|rest of it|nil|closed|");
+}
+
+TEST_CASE("a peer that says nothing: settimeout gives 'timeout' with what came before") {
+  Peer peer([](int fd) {
+    write_all(fd, "partial");
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  });
+  const auto started = std::chrono::steady_clock::now();
+  CHECK(evaluate("(function() local s = " + connect_to(peer) +
+                 " s:settimeout(0.2)"
+                 " local data, err, partial = s:receive('*l')"
+                 " s:close()"
+                 " return tostring(data) .. '|' .. err .. '|' .. partial end)()") ==
+        "nil|timeout|partial");
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(700));
+}
+
+TEST_CASE("a refused connection, a send to a closed peer and a name that does not resolve") {
+  int port = 0;
+  {
+    Peer gone([](int) {});
+    port = gone.port();
+    // connect once so that the peer's thread ends
+    CHECK(evaluate("(function() local s = require('socket').connect('127.0.0.1', " +
+                   std::to_string(port) + ") s:close() return 'ok' end)()") == "ok");
+  }
+  CHECK(evaluate("(function() local s, err = require('socket').connect('127.0.0.1', " +
+                 std::to_string(port) + ") return tostring(s) .. '|' .. err end)()") ==
+        "nil|connection refused");
+  CHECK(evaluate("(function() local s, err = require('socket').connect('no-such-host.invalid', 1)"
+                 " return tostring(s) .. '|' .. err end)()") ==
+        "nil|host not found: no-such-host.invalid");
+  Peer closer([](int) {});
+  CHECK(evaluate("(function() local s = " + connect_to(closer) +
+                 " require('socket').sleep(0.1)"
+                 " local got, err = s:receive(1)"
+                 " return tostring(got) .. '|' .. err end)()") == "nil|closed");
+}
+
+TEST_CASE("a Unix domain socket through socket.unix, called as LuaSocket's is") {
+  const std::string path = "/tmp/luaform-socket-test-" + std::to_string(::getpid());
+  Peer peer([](int fd) { write_all(fd, "over unix\n"); }, path);
+  CHECK(evaluate("(function() local s = require('socket.unix')()"
+                 " assert(s:connect('" +
+                 path +
+                 "'))"
+                 " local line = s:receive()"
+                 " s:close() return line end)()") == "over unix");
+  ::unlink(path.c_str());
+}
+
+TEST_CASE("a receive larger than the memory left is refused before anything is read") {
+  Peer peer([](int) { std::this_thread::sleep_for(std::chrono::milliseconds(100)); });
+  CHECK(evaluate(connect_to(peer) + ":receive(1 << 40)")
+            .find("socket: receive would hold more than the") != std::string::npos);
+}
+
+TEST_CASE("a state holds at most 64 open sockets; closing one makes room") {
+  std::vector<std::unique_ptr<Peer>> peers;
+  std::string ports = "{";
+  for (int i = 0; i < 66; ++i) {
+    peers.push_back(std::make_unique<Peer>(
+        [](int) { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }));
+    ports += std::to_string(peers.back()->port()) + ",";
+  }
+  ports += "}";
+  CHECK(evaluate("(function() local socket = require('socket') local open = {}"
+                 " for i, port in ipairs(" +
+                 ports +
+                 ") do"
+                 "   local s, err = socket.connect('127.0.0.1', port)"
+                 "   if not s then"
+                 "     open[1]:close()"
+                 "     local again = socket.connect('127.0.0.1', port)"
+                 "     return i .. ': ' .. err .. ' / then ' .. tostring(again ~= nil)"
+                 "   end"
+                 "   open[#open + 1] = s"
+                 " end end)()") ==
+        "65: too many open sockets: this script holds 64 (close those it no longer uses) / then "
+        "true");
+}
+
+namespace {
+
+constexpr const char* kWaiter = R"(local tf = require("luaform")
+local socket = require("socket")
+return tf.resource {
+  schema = { port = tf.number { required = true } },
+  timeouts = { create = "400ms" },
+  create = function(d)
+    d:set_id("waited")
+    local s = socket.connect("127.0.0.1", d:get("port"))
+    s:receive("*l")
+  end,
+  read = function() end, delete = function() end,
+}
+)";
+
+}  // namespace
+
+TEST_CASE("the operation's deadline and StopProvider end a receive that waits without a timeout") {
+  ProviderDir dir;
+  dir.write("resource_waiter.lua", kWaiter);
+  auto logic = dir.load();
+  Instance i(*logic, "test_waiter");
+  for (const bool stop : {false, true}) {
+    Peer peer([](int) { std::this_thread::sleep_for(std::chrono::milliseconds(1500)); });
+    luaform::engine::ResourceData d(
+        i.schema, i.null(), i.object({{"port", luaform::engine::Value::number(peer.port())}}),
+        i.null());
+    std::thread stopper([&] {
+      if (!stop) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      logic->stop();
+    });
+    const auto started = std::chrono::steady_clock::now();
+    auto diags = logic->open_session()->call(Operation::Create, "test_waiter", d);
+    stopper.join();
+    REQUIRE(diags.has_errors());
+    CHECK(as_raised(diags.items()[0]) ==
+          (stop ? "resource_waiter.lua:9: stopped by StopProvider"
+                : "resource_waiter.lua:9: create did not finish within its timeout of 0.4s"));
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(900));
+  }
+}
