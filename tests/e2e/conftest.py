@@ -25,11 +25,13 @@ from pathlib import Path
 import pytest
 
 from support import etcd_service
+from support import redis_service
 from support import json_server as json_server_module
 from support import shared_servers
 from support.etcd_service import Etcd, EtcdKeys
 from support.evolve_config import CONFIG as EVOLVE_CONFIG
 from support.json_server import JsonServer, JsonSpace
+from support.redis_service import RedisUsers
 from support.lease_api import ServedLeases
 from support.harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
 
@@ -288,6 +290,18 @@ def shared_etcd() -> dict:
 def etcd(shared_etcd) -> EtcdKeys:
     """A key prefix of this scenario's own ("t7/") on the run's etcd-server."""
     return EtcdKeys(shared_etcd["url"], f"t{shared_servers.next_namespace('etcd')}/")
+
+
+@pytest.fixture(scope="session")
+def shared_redis() -> dict:
+    """The run's redis-server, started by the first scenario that needs it."""
+    return shared_servers.shared_server("redis", redis_service.start_shared)
+
+
+@pytest.fixture
+def redis(shared_redis) -> RedisUsers:
+    """redis-cli on the run's redis-server, with a user name prefix of this scenario's own."""
+    return RedisUsers(shared_redis["port"], f"t{shared_servers.next_namespace('redis')}-")
 
 
 @pytest.fixture

@@ -18,8 +18,9 @@ packages=(
   # lint and tests
   clang-format clang-tidy lua-check python3-pytest python3-pytest-xdist python3-venv openssl
   etcd-server
-  # programs the e2e suite's providers drive through tf.exec (tests/e2e/test_programs.py)
-  sqlite3
+  # programs the e2e suite's providers drive through tf.exec (tests/e2e/test_programs.py), and
+  # the Redis server and pure-Lua client of tests/e2e/test_redis_provider.py
+  sqlite3 redis-server lua-redis
 )
 (($# > 0)) && packages=("$@")
 
