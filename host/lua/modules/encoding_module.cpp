@@ -116,4 +116,11 @@ int open_encoding_module(lua_State* L) {
   return 1;
 }
 
+int open_mime_module(lua_State* L) {
+  const luaL_Reg functions[] = {
+      {"b64", guarded<base64_encode>}, {"unb64", guarded<base64_decode>}, {nullptr, nullptr}};
+  luaL_newlib(L, functions);
+  return 1;
+}
+
 }  // namespace luaform::lua

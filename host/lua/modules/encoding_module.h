@@ -13,5 +13,8 @@ namespace luaform::lua {
 
 // Installed in package.preload as a C function, so the sandbox's no-C-loaders rule holds.
 int open_encoding_module(lua_State* L);
+// `require("mime")`: LuaSocket's b64(s) and unb64(s) on the same base64, for pure-Lua clients
+// written for LuaSocket.
+int open_mime_module(lua_State* L);
 
 }  // namespace luaform::lua

@@ -21,6 +21,7 @@
 #include "host/lua/modules/fs_module.h"
 #include "host/lua/modules/http_module.h"
 #include "host/lua/modules/log_module.h"
+#include "host/lua/modules/openssl_modules.h"
 #include "host/lua/modules/socket_module.h"
 #include "host/lua/modules/time_module.h"
 
@@ -284,6 +285,11 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"luaform_time", open_time_module},
       {"luaform_values", open_values_module},
       {"socket", open_socket_module},
+      {"mime", open_mime_module},
+      {"openssl.digest", open_openssl_digest_module},
+      {"openssl.hmac", open_openssl_hmac_module},
+      {"openssl.kdf", open_openssl_kdf_module},
+      {"openssl.rand", open_openssl_rand_module},
       {"socket.unix", open_socket_unix_module},
   };
   lua_getfield(L, package, "preload");
