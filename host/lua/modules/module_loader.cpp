@@ -286,6 +286,7 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"luaform_values", open_values_module},
       {"socket", open_socket_module},
       {"mime", open_mime_module},
+      {"ssl", open_ssl_module},
       {"openssl.digest", open_openssl_digest_module},
       {"openssl.hmac", open_openssl_hmac_module},
       {"openssl.kdf", open_openssl_kdf_module},

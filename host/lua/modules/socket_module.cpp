@@ -17,6 +17,7 @@ namespace luaform::lua {
 namespace {
 
 constexpr const char* kSocketMetatable = "luaform.socket.tcp";
+constexpr const char* kTlsMetatable = "luaform.socket.ssl";
 constexpr const char* kOpenCountKey = "luaform.socket.open";
 // Sockets one Lua state may hold open at once: a client that forgets to close them in a loop
 // meets this, not the process's file limit.
@@ -27,10 +28,15 @@ struct SocketObject {
   double timeout = -1;  // seconds; negative: wait as long as the operation may
   bool unix_domain = false;
   bool counted = false;
+  net::TlsOptions tls;  // an ssl.wrap object's, until dohandshake
 };
 
+// The socket at index 1: a TCP (or Unix) one, or one ssl.wrap made.
 SocketObject& check_socket(lua_State* L) {
-  return *static_cast<SocketObject*>(luaL_checkudata(L, 1, kSocketMetatable));
+  void* found = luaL_testudata(L, 1, kSocketMetatable);
+  if (found == nullptr) found = luaL_testudata(L, 1, kTlsMetatable);
+  if (found == nullptr) luaL_typeerror(L, 1, "socket");
+  return *static_cast<SocketObject*>(found);
 }
 
 lua_Integer open_count(lua_State* L) {
@@ -228,7 +234,7 @@ int getpeername(lua_State* L) {
 }
 
 int collect(lua_State* L) {
-  auto* object = static_cast<SocketObject*>(luaL_checkudata(L, 1, kSocketMetatable));
+  SocketObject* object = &check_socket(L);
   release(L, *object);
   object->~SocketObject();
   return 0;
@@ -236,7 +242,10 @@ int collect(lua_State* L) {
 
 int to_string(lua_State* L) {
   const SocketObject& object = check_socket(L);
-  lua_pushfstring(L, "%s{%s}: %p", object.unix_domain ? "unix" : "tcp",
+  lua_pushfstring(L, "%s{%s}: %p",
+                  object.socket.is_tls() ? "SSL connection"
+                  : object.unix_domain   ? "unix"
+                                         : "tcp",
                   object.socket.is_connected() ? "client" : "master", lua_topointer(L, 1));
   return 1;
 }
@@ -259,18 +268,17 @@ int sleep(lua_State* L) {
   return 0;
 }
 
-void push_metatable(lua_State* L) {
-  if (luaL_newmetatable(L, kSocketMetatable) == 0) return;
-  const luaL_Reg methods[] = {{"connect", guarded<connect>},
-                              {"settimeout", guarded<settimeout>},
-                              {"send", guarded<send>},
-                              {"receive", guarded<receive>},
-                              {"close", guarded<close>},
-                              {"shutdown", guarded<shutdown>},
-                              {"setoption", guarded<setoption>},
-                              {"getpeername", guarded<getpeername>},
-                              {nullptr, nullptr}};
-  luaL_newlib(L, methods);
+// The methods both kinds of socket have, then `extra`, in the metatable named `name`.
+void push_metatable(lua_State* L, const char* name, const luaL_Reg* extra) {
+  if (luaL_newmetatable(L, name) == 0) return;
+  const luaL_Reg methods[] = {
+      {"settimeout", guarded<settimeout>},   {"send", guarded<send>},
+      {"receive", guarded<receive>},         {"close", guarded<close>},
+      {"shutdown", guarded<shutdown>},       {"setoption", guarded<setoption>},
+      {"getpeername", guarded<getpeername>}, {nullptr, nullptr}};
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  luaL_setfuncs(L, extra, 0);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, guarded<collect>);
   lua_setfield(L, -2, "__gc");
@@ -278,7 +286,92 @@ void push_metatable(lua_State* L) {
   lua_setfield(L, -2, "__close");
   lua_pushcfunction(L, guarded<to_string>);
   lua_setfield(L, -2, "__tostring");
-  seal_metatable(L, -1, kSocketMetatable);
+  seal_metatable(L, -1, name);
+}
+
+void push_metatable(lua_State* L) {
+  const luaL_Reg extra[] = {{"connect", guarded<connect>}, {nullptr, nullptr}};
+  push_metatable(L, kSocketMetatable, extra);
+}
+
+// ---- ssl (LuaSec's client half) ----
+
+std::string optional_text(lua_State* L, int table, const char* name) {
+  lua_getfield(L, table, name);
+  std::string out;
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING) {
+      throw std::runtime_error(std::string("ssl.wrap: ") + name + " must be a string");
+    }
+    out = lua_tostring(L, -1);
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
+// verify = "none" | "peer" | { "peer", ... }: off only when "none" is asked for.
+bool verify_of(lua_State* L, int table) {
+  lua_getfield(L, table, "verify");
+  bool verify = true;
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    verify = std::string(lua_tostring(L, -1)) != "none";
+  } else if (lua_istable(L, -1)) {
+    for (lua_Integer i = 1; i <= static_cast<lua_Integer>(lua_rawlen(L, -1)); ++i) {
+      lua_rawgeti(L, -1, i);
+      if (lua_type(L, -1) == LUA_TSTRING && std::string(lua_tostring(L, -1)) == "none") {
+        verify = false;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return verify;
+}
+
+int dohandshake(lua_State* L) {
+  SocketObject& object = check_socket(L);
+  const std::string error =
+      waiting([&] { return object.socket.start_tls(object.tls, wait_of(L, object)); });
+  if (!error.empty()) return fail(L, error);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+int sni(lua_State* L) {
+  check_socket(L).tls.server_name = luaL_checkstring(L, 2);
+  return 0;
+}
+
+int wrap(lua_State* L) {
+  auto* tcp_socket = static_cast<SocketObject*>(luaL_checkudata(L, 1, kSocketMetatable));
+  net::TlsOptions options;
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const std::string mode = optional_text(L, 2, "mode");
+    if (!mode.empty() && mode != "client") {
+      throw std::runtime_error("ssl.wrap: mode \"" + mode + "\": only clients are served here");
+    }
+    options.verify = verify_of(L, 2);
+    options.ca_file = optional_text(L, 2, "cafile");
+    options.ca_directory = optional_text(L, 2, "capath");
+    options.certificate = optional_text(L, 2, "certificate");
+    options.key = optional_text(L, 2, "key");
+    const std::string protocol = optional_text(L, 2, "protocol");
+    if (!protocol.empty()) options.protocol = protocol;
+    options.server_name = optional_text(L, 2, "servername");
+  }
+  if (!tcp_socket->socket.is_connected()) return fail(L, "closed");
+  auto* object = new (lua_newuserdatauv(L, sizeof(SocketObject), 0)) SocketObject();
+  const luaL_Reg extra[] = {
+      {"dohandshake", guarded<dohandshake>}, {"sni", guarded<sni>}, {nullptr, nullptr}};
+  push_metatable(L, kTlsMetatable, extra);
+  lua_setmetatable(L, -2);
+  object->socket.take(tcp_socket->socket);
+  object->timeout = tcp_socket->timeout;
+  object->counted = tcp_socket->counted;
+  tcp_socket->counted = false;
+  object->tls = std::move(options);
+  return 1;
 }
 
 // socket.connect(host, port): a new TCP socket, connected.
@@ -311,6 +404,14 @@ int open_socket_module(lua_State* L) {
                                 {nullptr, nullptr}};
   luaL_newlib(L, functions);
   lua_pushstring(L, "LuaSocket 3.0.0 (luaform)");
+  lua_setfield(L, -2, "_VERSION");
+  return 1;
+}
+
+int open_ssl_module(lua_State* L) {
+  const luaL_Reg functions[] = {{"wrap", guarded<wrap>}, {nullptr, nullptr}};
+  luaL_newlib(L, functions);
+  lua_pushstring(L, "1.3.2 (luaform)");
   lua_setfield(L, -2, "_VERSION");
   return 1;
 }

@@ -24,5 +24,11 @@ namespace luaform::lua {
 // Installed in package.preload as C functions, so the sandbox's no-C-loaders rule holds.
 int open_socket_module(lua_State* L);
 int open_socket_unix_module(lua_State* L);
+// `require("ssl")`: LuaSec's client half. ssl.wrap(sock, { verify = "peer" | "none", cafile,
+// capath, certificate, key, protocol, servername }) spends `sock` and returns a socket whose
+// dohandshake() starts TLS (true, or nil and the error) and whose sni(name) names the server.
+// Unlike LuaSec, the peer's certificate is checked unless verify = "none", against the system's
+// authorities unless cafile or capath name others, and against the name connected to.
+int open_ssl_module(lua_State* L);
 
 }  // namespace luaform::lua

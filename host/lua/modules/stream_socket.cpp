@@ -1,5 +1,9 @@
 #include "host/lua/modules/stream_socket.h"
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -20,6 +24,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 #endif
+
+#include "host/lua/modules/system_certificates.h"
 
 namespace luaform::lua::net {
 namespace {
@@ -127,11 +133,35 @@ StreamSocket::~StreamSocket() {
   close();
 }
 
+void StreamSocket::take(StreamSocket& other) {
+  close();
+  fd_ = other.fd_;
+  connected_ = other.connected_;
+  host_ = std::move(other.host_);
+  buffer_ = std::move(other.buffer_);
+  ssl_context_ = other.ssl_context_;
+  ssl_ = other.ssl_;
+  other.fd_ = -1;
+  other.connected_ = false;
+  other.buffer_.clear();
+  other.ssl_context_ = nullptr;
+  other.ssl_ = nullptr;
+}
+
 bool StreamSocket::is_open() const {
   return fd_ != static_cast<long long>(kInvalid) && fd_ != -1;
 }
 
 void StreamSocket::close() {
+  if (ssl_ != nullptr) {
+    SSL_shutdown(ssl_);  // one close_notify, not waited for
+    SSL_free(ssl_);
+    ssl_ = nullptr;
+  }
+  if (ssl_context_ != nullptr) {
+    SSL_CTX_free(ssl_context_);
+    ssl_context_ = nullptr;
+  }
   if (is_open()) close_native(native(fd_));
   fd_ = -1;
   connected_ = false;
@@ -179,6 +209,7 @@ std::string StreamSocket::connect_tcp(const std::string& host, const std::string
   if (const int status = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); status != 0) {
     return "host not found: " + host;
   }
+  host_ = host;
   std::string error = "host not found: " + host;
   for (addrinfo* address = found; address != nullptr; address = address->ai_next) {
     close();
@@ -238,6 +269,98 @@ std::string StreamSocket::connect_unix(const std::string& path, const Wait& wait
 #endif
 }
 
+std::string StreamSocket::wait_for_tls(int result, const Wait& wait) {
+  switch (SSL_get_error(ssl_, result)) {
+    case SSL_ERROR_WANT_READ:
+      return wait_for(false, wait);
+    case SSL_ERROR_WANT_WRITE:
+      return wait_for(true, wait);
+    case SSL_ERROR_ZERO_RETURN:
+      return "closed";
+    case SSL_ERROR_SYSCALL:
+      // An end of file without close_notify, as many servers close: closed all the same.
+      if (ERR_peek_error() == 0) return last_error() == 0 ? "closed" : error_text(last_error());
+      [[fallthrough]];
+    default: {
+      const unsigned long error = ERR_get_error();
+      char text[256];
+      ERR_error_string_n(error, text, sizeof text);
+      const char* reason = ERR_reason_error_string(error);
+      return reason != nullptr ? reason : text;
+    }
+  }
+}
+
+std::string StreamSocket::start_tls(const TlsOptions& options, const Wait& wait) {
+  if (!connected_) return "closed";
+  if (ssl_ != nullptr) return "TLS is already on";
+  ssl_context_ = SSL_CTX_new(TLS_client_method());
+  if (ssl_context_ == nullptr) return "cannot make a TLS context";
+  const int lowest = options.protocol == "tlsv1_3" ? TLS1_3_VERSION : TLS1_2_VERSION;
+  if (options.protocol != "any" && options.protocol != "tlsv1_2" && options.protocol != "tlsv1_3") {
+    return "unsupported protocol " + options.protocol + " (any, tlsv1_2, tlsv1_3)";
+  }
+  SSL_CTX_set_min_proto_version(ssl_context_, lowest);
+  SSL_CTX_set_mode(ssl_context_, SSL_MODE_ENABLE_PARTIAL_WRITE |
+                                     SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_AUTO_RETRY);
+  if (options.verify) {
+    SSL_CTX_set_verify(ssl_context_, SSL_VERIFY_PEER, nullptr);
+    std::string file = options.ca_file;
+    std::string directory = options.ca_directory;
+    if (file.empty() && directory.empty()) {
+      file = http::system_certificates().file;
+      directory = http::system_certificates().directory;
+    }
+    if (SSL_CTX_load_verify_locations(ssl_context_, file.empty() ? nullptr : file.c_str(),
+                                      directory.empty() ? nullptr : directory.c_str()) != 1) {
+      return "cannot read the trusted certificates " + (file.empty() ? directory : file);
+    }
+  }
+  if (!options.certificate.empty() &&
+      SSL_CTX_use_certificate_chain_file(ssl_context_, options.certificate.c_str()) != 1) {
+    return "cannot read the certificate " + options.certificate;
+  }
+  if (!options.key.empty() &&
+      SSL_CTX_use_PrivateKey_file(ssl_context_, options.key.c_str(), SSL_FILETYPE_PEM) != 1) {
+    return "cannot read the key " + options.key;
+  }
+  ssl_ = SSL_new(ssl_context_);
+  if (ssl_ == nullptr) return "cannot start TLS";
+  SSL_set_fd(ssl_, static_cast<int>(fd_));
+  const std::string name = options.server_name.empty() ? host_ : options.server_name;
+  if (!name.empty()) {
+    in6_addr ignored{};
+    const bool address = ::inet_pton(AF_INET, name.c_str(), &ignored) == 1 ||
+                         ::inet_pton(AF_INET6, name.c_str(), &ignored) == 1;
+    // SNI names hosts, never addresses (RFC 6066).
+    if (!address) SSL_set_tlsext_host_name(ssl_, name.c_str());
+    if (options.verify) {
+      X509_VERIFY_PARAM* param = SSL_get0_param(ssl_);
+      if (address) {
+        X509_VERIFY_PARAM_set1_ip_asc(param, name.c_str());
+      } else {
+        X509_VERIFY_PARAM_set1_host(param, name.c_str(), 0);
+      }
+    }
+  }
+  for (;;) {
+    ERR_clear_error();
+    const int result = SSL_connect(ssl_);
+    if (result == 1) return "";
+    const int kind = SSL_get_error(ssl_, result);
+    if (kind == SSL_ERROR_WANT_READ || kind == SSL_ERROR_WANT_WRITE) {
+      if (std::string waited = wait_for_tls(result, wait); !waited.empty()) return waited;
+      continue;
+    }
+    const long verified = SSL_get_verify_result(ssl_);
+    std::string error = wait_for_tls(result, wait);
+    if (verified != X509_V_OK) {
+      error = std::string("certificate verify failed: ") + X509_verify_cert_error_string(verified);
+    }
+    return error.empty() ? "the TLS handshake failed" : error;
+  }
+}
+
 Sent StreamSocket::send(const char* data, size_t size, const Wait& wait) {
   Sent sent;
   if (!connected_) {
@@ -245,8 +368,21 @@ Sent StreamSocket::send(const char* data, size_t size, const Wait& wait) {
     return sent;
   }
   while (sent.count < size) {
-    const auto n = ::send(native(fd_), data + sent.count,
-                          static_cast<int>(std::min(kChunk, size - sent.count)), kSendFlags);
+    const int piece = static_cast<int>(std::min(kChunk, size - sent.count));
+    if (ssl_ != nullptr) {
+      ERR_clear_error();
+      const int n = SSL_write(ssl_, data + sent.count, piece);
+      if (n > 0) {
+        sent.count += static_cast<size_t>(n);
+        continue;
+      }
+      if (std::string waited = wait_for_tls(n, wait); !waited.empty()) {
+        sent.error = waited;
+        return sent;
+      }
+      continue;
+    }
+    const auto n = ::send(native(fd_), data + sent.count, piece, kSendFlags);
     if (n > 0) {
       sent.count += static_cast<size_t>(n);
       continue;
@@ -277,6 +413,16 @@ std::string StreamSocket::fill(const Wait& wait) {
   if (!connected_) return "closed";
   char chunk[kChunk];
   for (;;) {
+    if (ssl_ != nullptr) {
+      ERR_clear_error();
+      const int n = SSL_read(ssl_, chunk, static_cast<int>(sizeof chunk));
+      if (n > 0) {
+        buffer_.append(chunk, static_cast<size_t>(n));
+        return "";
+      }
+      if (std::string waited = wait_for_tls(n, wait); !waited.empty()) return waited;
+      continue;
+    }
     const auto n = ::recv(native(fd_), chunk, static_cast<int>(sizeof chunk), 0);
     if (n > 0) {
       buffer_.append(chunk, static_cast<size_t>(n));

@@ -15,6 +15,9 @@
 #include <stdexcept>
 #include <string>
 
+struct ssl_st;
+struct ssl_ctx_st;
+
 namespace luaform::lua::net {
 
 using Clock = std::chrono::steady_clock;
@@ -44,18 +47,42 @@ struct Sent {
   std::string error;
 };
 
+// TLS on a connected socket (LuaSec's ssl.wrap parameters, in the host's words).
+struct TlsOptions {
+  // Check the peer's certificate against the trusted authorities and the server name.
+  bool verify = true;
+  // Sent as SNI and required in the certificate; the host connected to when empty.
+  std::string server_name;
+  // Trusted authorities: these when given, else the system's (system_certificates.h).
+  std::string ca_file;
+  std::string ca_directory;
+  // A client certificate (PEM, its chain after it) and its key.
+  std::string certificate;
+  std::string key;
+  // "any" (TLS 1.2 or later), "tlsv1_2" or "tlsv1_3": the lowest version accepted.
+  std::string protocol = "any";
+};
+
 class StreamSocket {
  public:
   StreamSocket() = default;
   ~StreamSocket();
   StreamSocket(const StreamSocket&) = delete;
   StreamSocket& operator=(const StreamSocket&) = delete;
+  // Takes over `other`'s connection (ssl.wrap: the TCP object is spent), leaving it closed.
+  void take(StreamSocket& other);
 
   // Connects to `host`:`port` (each address the name resolves to in turn); "" on success, else
   // the error ("connection refused", "timeout", "host not found: ...").
   std::string connect_tcp(const std::string& host, const std::string& port, const Wait& wait);
   // Connects to the Unix domain socket at `path`.
   std::string connect_unix(const std::string& path, const Wait& wait);
+
+  // Starts TLS on the connected socket: "" once the handshake is done, else why it failed
+  // (the certificate's fault named, "certificate verify failed: unable to get local issuer
+  // certificate"). Later sends and receives go through TLS.
+  std::string start_tls(const TlsOptions& options, const Wait& wait);
+  bool is_tls() const { return ssl_ != nullptr; }
 
   Sent send(const char* data, size_t size, const Wait& wait);
   // A line without its LF (and a CR before it).
@@ -87,9 +114,15 @@ class StreamSocket {
   // system's error.
   std::string fill(const Wait& wait);
 
+  // The handshake's and TLS reads' and writes' wait for what OpenSSL asks for; "" to retry.
+  std::string wait_for_tls(int result, const Wait& wait);
+
   long long fd_ = -1;  // a SOCKET on Windows, an int elsewhere
   bool connected_ = false;
+  std::string host_;  // the name connect_tcp was given
   std::string buffer_;
+  ssl_ctx_st* ssl_context_ = nullptr;
+  ssl_st* ssl_ = nullptr;
 };
 
 }  // namespace luaform::lua::net

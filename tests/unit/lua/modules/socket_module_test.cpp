@@ -5,11 +5,14 @@
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
 #include <netinet/in.h>
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <thread>
@@ -228,4 +231,89 @@ TEST_CASE("the operation's deadline and StopProvider end a receive that waits wi
                 : "resource_waiter.lua:9: create did not finish within its timeout of 0.4s"));
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(900));
   }
+}
+
+namespace {
+
+// A self-signed certificate for "localhost" (its own CA), made once with the openssl program.
+struct TestCertificate {
+  std::string key = "/tmp/luaform-tls-test-key-" + std::to_string(::getpid()) + ".pem";
+  std::string cert = "/tmp/luaform-tls-test-cert-" + std::to_string(::getpid()) + ".pem";
+  TestCertificate() {
+    const std::string command =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
+        "-addext subjectAltName=DNS:localhost -keyout " +
+        key + " -out " + cert + " 2>/dev/null";
+    REQUIRE(std::system(command.c_str()) == 0);
+  }
+  ~TestCertificate() {
+    std::remove(key.c_str());
+    std::remove(cert.c_str());
+  }
+};
+
+// A TLS server for one connection: answers the first line with "tls:" and that line.
+std::function<void(int)> tls_echo(const TestCertificate& certificate) {
+  return [&certificate](int fd) {
+    SSL_CTX* context = SSL_CTX_new(TLS_server_method());
+    SSL_CTX_use_certificate_chain_file(context, certificate.cert.c_str());
+    SSL_CTX_use_PrivateKey_file(context, certificate.key.c_str(), SSL_FILETYPE_PEM);
+    SSL* ssl = SSL_new(context);
+    SSL_set_fd(ssl, fd);
+    if (SSL_accept(ssl) == 1) {
+      std::string line;
+      char c = 0;
+      while (SSL_read(ssl, &c, 1) == 1 && c != '\n') line += c;
+      const std::string answer = "tls:" + line + "\n";
+      SSL_write(ssl, answer.data(), static_cast<int>(answer.size()));
+      SSL_shutdown(ssl);
+    }
+    SSL_free(ssl);
+    SSL_CTX_free(context);
+  };
+}
+
+// Lua that wraps a connection to `peer` with `params`, shakes hands and echoes a line; gives
+// the answer or "nil|error".
+std::string handshake(const Peer& peer, const std::string& params, const std::string& name = "") {
+  return evaluate("(function() local ssl = require('ssl') local s = " + connect_to(peer) +
+                  " local t = assert(ssl.wrap(s, " + params + "))" +
+                  (name.empty() ? "" : " t:sni('" + name + "')") +
+                  " local ok, err = t:dohandshake()"
+                  " if not ok then t:close() return tostring(ok) .. '|' .. err end"
+                  " t:send('hello\\n') local line = t:receive() t:close() return line end)()");
+}
+
+}  // namespace
+
+TEST_CASE("TLS through ssl.wrap: verified against the given CA and the server's name") {
+  TestCertificate certificate;
+  {
+    Peer peer(tls_echo(certificate));
+    CHECK(handshake(peer, "{ mode = 'client', cafile = '" + certificate.cert + "' }",
+                    "localhost") == "tls:hello");
+  }
+  {
+    // LuaSec would not check at all by default; here the system's CAs do not know this one.
+    Peer peer(tls_echo(certificate));
+    CHECK(handshake(peer, "{ mode = 'client' }", "localhost")
+              .starts_with("nil|certificate verify failed: "));
+  }
+  {
+    Peer peer(tls_echo(certificate));
+    CHECK(handshake(peer, "{ cafile = '" + certificate.cert + "' }", "elsewhere.example") ==
+          "nil|certificate verify failed: hostname mismatch");
+  }
+  {
+    // Connected to 127.0.0.1 without a name: the certificate does not carry that address.
+    Peer peer(tls_echo(certificate));
+    CHECK(handshake(peer, "{ cafile = '" + certificate.cert + "' }") ==
+          "nil|certificate verify failed: IP address mismatch");
+  }
+  {
+    Peer peer(tls_echo(certificate));
+    CHECK(handshake(peer, "{ verify = 'none' }") == "tls:hello");
+  }
+  CHECK(evaluate("require('ssl').wrap(require('socket').tcp(), { mode = 'server' })")
+            .find("only clients are served here") != std::string::npos);
 }
