@@ -35,7 +35,10 @@ struct SocketObject {
 SocketObject& check_socket(lua_State* L) {
   void* found = luaL_testudata(L, 1, kSocketMetatable);
   if (found == nullptr) found = luaL_testudata(L, 1, kTlsMetatable);
-  if (found == nullptr) luaL_typeerror(L, 1, "socket");
+  if (found == nullptr) {
+    throw std::runtime_error(std::string("bad argument #1 (socket expected, got ") +
+                             luaL_typename(L, 1) + ")");
+  }
   return *static_cast<SocketObject*>(found);
 }
 
