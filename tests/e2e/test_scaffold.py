@@ -61,8 +61,10 @@ def test_a_scaffolded_provider_checks_lints_documents_and_packs_itself(host_bina
     luarc = json.loads((target / ".luarc.json").read_text())
     assert luarc["runtime"]["version"] == "Lua 5.4"
     assert luarc["workspace"]["library"] == [".luaform/types"]
-    for module in (REPO / "lua-sdk" / "types").iterdir():
-        assert (target / ".luaform" / "types" / module.name).read_text() == module.read_text()
+    types = REPO / "lua-sdk" / "types"
+    for module in types.rglob("*.lua"):
+        copy = target / ".luaform" / "types" / module.relative_to(types)
+        assert copy.read_text() == module.read_text(), copy
     assert 'std = "luaform"' in (target / ".luacheckrc").read_text()
     lint = subprocess.run([luacheck, "--no-color", "."], cwd=target, text=True,
                           capture_output=True, check=False)
