@@ -25,12 +25,14 @@ from pathlib import Path
 import pytest
 
 from support import etcd_service
+from support import postgresql_service
 from support import redis_service
 from support import json_server as json_server_module
 from support import shared_servers
 from support.etcd_service import Etcd, EtcdKeys
 from support.evolve_config import CONFIG as EVOLVE_CONFIG
 from support.json_server import JsonServer, JsonSpace
+from support.postgresql_service import PostgresAccess
 from support.redis_service import RedisUsers
 from support.lease_api import ServedLeases
 from support.harness import REPO, TEST_PROVIDERS_DIR, Tofu, assemble_provider, write_dev_overrides
@@ -290,6 +292,27 @@ def shared_etcd() -> dict:
 def etcd(shared_etcd) -> EtcdKeys:
     """A key prefix of this scenario's own ("t7/") on the run's etcd-server."""
     return EtcdKeys(shared_etcd["url"], f"t{shared_servers.next_namespace('etcd')}/")
+
+
+@pytest.fixture(scope="session")
+def postgresql_dir(tmp_path_factory, host_binary) -> Path:
+    """providers/postgresql assembled once into a runnable provider directory."""
+    dest = tmp_path_factory.mktemp("provider") / "postgresql"
+    return assemble_provider(dest, REPO / "providers" / "postgresql", host_binary, "postgresql")
+
+
+@pytest.fixture(scope="session")
+def shared_postgresql() -> dict:
+    """The run's PostgreSQL 15, started by the first scenario that needs it."""
+    return shared_servers.shared_server("postgresql", postgresql_service.start_shared)
+
+
+@pytest.fixture
+def postgresql(shared_postgresql) -> PostgresAccess:
+    """psql as the superuser of the run's PostgreSQL, with a name prefix of this scenario's own
+    ("t7_") for its roles and databases."""
+    return PostgresAccess(shared_postgresql["port"], shared_postgresql["ca"],
+                          f"t{shared_servers.next_namespace('postgresql')}_")
 
 
 @pytest.fixture(scope="session")

@@ -19,8 +19,9 @@ packages=(
   clang-format clang-tidy lua-check python3-pytest python3-pytest-xdist python3-venv openssl
   etcd-server
   # programs the e2e suite's providers drive through tf.exec (tests/e2e/test_programs.py), and
-  # the Redis server and pure-Lua client of tests/e2e/test_redis_provider.py
-  sqlite3 redis-server lua-redis
+  # the Redis server and pure-Lua client of tests/e2e/test_redis_provider.py, and the
+  # PostgreSQL server and psql of tests/e2e/test_postgresql_provider.py
+  sqlite3 redis-server lua-redis postgresql-15 postgresql-client-15
 )
 (($# > 0)) && packages=("$@")
 

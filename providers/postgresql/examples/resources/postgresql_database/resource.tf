@@ -1,0 +1,4 @@
+resource "postgresql_database" "app" {
+  name  = "app"
+  owner = postgresql_role.app.name
+}
