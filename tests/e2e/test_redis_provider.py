@@ -77,7 +77,8 @@ def test_an_acl_user_is_created_changed_drifts_is_imported_and_destroyed(acl, re
     assert planned_actions(plan) == {"redis_acl_user.u": ["update"]}
     acl.apply()
     assert " on " in redis.user(name)
-    assert redis.cli("--user", name, "--pass", PASSWORD, "SET", f"{name}:app:x", "1").strip() == "OK"
+    assert redis.cli("--user", name, "--pass", PASSWORD, "SET", f"{name}:app:x", "1").strip() \
+        == "OK"
     assert acl.plan_exit_code() == 0
 
     # Forgotten and imported by name: Redis keeps only the password's digest, so the next apply
