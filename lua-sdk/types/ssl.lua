@@ -21,6 +21,10 @@ local connection = {}
 ---@return boolean?, string?
 function connection:dohandshake() end
 
+--- The server's certificate after the handshake, or nil and the error.
+---@return luaossl.x509?, string?
+function connection:getpeercertificate() end
+
 --- The name sent as SNI and required in the certificate.
 ---@param name string
 function connection:sni(name) end

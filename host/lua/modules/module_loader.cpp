@@ -291,6 +291,7 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"openssl.hmac", open_openssl_hmac_module},
       {"openssl.kdf", open_openssl_kdf_module},
       {"openssl.rand", open_openssl_rand_module},
+      {"openssl.x509", open_openssl_x509_module},
       {"socket.unix", open_socket_unix_module},
   };
   lua_getfield(L, package, "preload");

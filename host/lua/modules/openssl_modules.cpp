@@ -2,8 +2,11 @@
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/objects.h>
 #include <openssl/params.h>
+#include <openssl/pem.h>
 #include <openssl/rand.h>
+#include <openssl/x509.h>
 
 #include <array>
 #include <new>
@@ -19,6 +22,7 @@ namespace {
 
 constexpr const char* kDigestMetatable = "luaform.openssl.digest";
 constexpr const char* kHmacMetatable = "luaform.openssl.hmac";
+constexpr const char* kCertificateMetatable = "luaform.openssl.x509";
 // Random bytes one call gives at most: more is a mistake, not a key.
 constexpr lua_Integer kMostRandomBytes = 1 << 20;
 
@@ -227,6 +231,87 @@ int rand_bytes(lua_State* L) {
   return 1;
 }
 
+// ---- x509 ----
+
+struct CertificateObject {
+  X509* certificate = nullptr;
+  std::string pem;
+};
+
+X509* read_pem(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  X509* certificate = bio != nullptr ? PEM_read_bio_X509(bio, nullptr, nullptr, nullptr) : nullptr;
+  BIO_free(bio);
+  return certificate;
+}
+
+CertificateObject& check_certificate(lua_State* L) {
+  return *static_cast<CertificateObject*>(luaL_checkudata(L, 1, kCertificateMetatable));
+}
+
+int certificate_pem(lua_State* L) {
+  const CertificateObject& object = check_certificate(L);
+  lua_pushlstring(L, object.pem.data(), object.pem.size());
+  return 1;
+}
+
+int certificate_signature_name(lua_State* L) {
+  const CertificateObject& object = check_certificate(L);
+  lua_pushstring(L, OBJ_nid2ln(X509_get_signature_nid(object.certificate)));
+  return 1;
+}
+
+// A digest's name, or a signature algorithm's ("sha256WithRSAEncryption"): the digest it uses.
+const EVP_MD* digest_or_signature(const std::string& name) {
+  if (const EVP_MD* md = EVP_get_digestbyname(name.c_str())) return md;
+  int md_nid = NID_undef;
+  int key_nid = NID_undef;
+  const int nid = OBJ_txt2nid(name.c_str());
+  if (nid != NID_undef && OBJ_find_sigid_algs(nid, &md_nid, &key_nid) == 1) {
+    if (const EVP_MD* md = EVP_get_digestbynid(md_nid)) return md;
+  }
+  return digest_named(name);
+}
+
+int certificate_digest(lua_State* L) {
+  const CertificateObject& object = check_certificate(L);
+  const EVP_MD* md = digest_or_signature(luaL_optstring(L, 2, "sha1"));
+  std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
+  unsigned int size = 0;
+  if (X509_digest(object.certificate, md, out.data(), &size) != 1) {
+    throw std::runtime_error("x509: the digest could not be computed");
+  }
+  if (std::string(luaL_optstring(L, 3, "x")) == "s") {
+    push_result(L, out.data(), size);
+    return 1;
+  }
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) {
+    hex += kDigits[out[i] >> 4];
+    hex += kDigits[out[i] & 0x0f];
+  }
+  lua_pushlstring(L, hex.data(), hex.size());
+  return 1;
+}
+
+int certificate_collect(lua_State* L) {
+  CertificateObject& object = check_certificate(L);
+  X509_free(object.certificate);
+  object.certificate = nullptr;
+  object.~CertificateObject();
+  return 0;
+}
+
+int x509_new(lua_State* L) {
+  size_t size = 0;
+  const char* text = luaL_checklstring(L, 1, &size);
+  const std::string format = luaL_optstring(L, 2, "PEM");
+  if (format != "PEM") throw std::runtime_error("openssl.x509.new: only PEM is read here");
+  push_certificate(L, std::string(text, size));
+  return 1;
+}
+
 void make_metatable(lua_State* L, const char* name, const luaL_Reg* methods,
                     lua_CFunction collect) {
   if (luaL_newmetatable(L, name) != 0) {
@@ -262,6 +347,25 @@ int open_openssl_hmac_module(lua_State* L) {
 
 int open_openssl_kdf_module(lua_State* L) {
   const luaL_Reg functions[] = {{"derive", guarded<kdf_derive>}, {nullptr, nullptr}};
+  luaL_newlib(L, functions);
+  return 1;
+}
+
+void push_certificate(lua_State* L, const std::string& pem) {
+  const luaL_Reg methods[] = {{"pem", guarded<certificate_pem>},
+                              {"getsignaturename", guarded<certificate_signature_name>},
+                              {"digest", guarded<certificate_digest>},
+                              {nullptr, nullptr}};
+  make_metatable(L, kCertificateMetatable, methods, guarded<certificate_collect>);
+  auto* object = new (lua_newuserdatauv(L, sizeof(CertificateObject), 0)) CertificateObject();
+  luaL_setmetatable(L, kCertificateMetatable);
+  object->pem = pem;
+  object->certificate = read_pem(pem);
+  if (object->certificate == nullptr) throw std::runtime_error("x509: not a PEM certificate");
+}
+
+int open_openssl_x509_module(lua_State* L) {
+  const luaL_Reg functions[] = {{"new", guarded<x509_new>}, {nullptr, nullptr}};
   luaL_newlib(L, functions);
   return 1;
 }

@@ -11,6 +11,7 @@
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/sandbox.h"
+#include "host/lua/modules/openssl_modules.h"
 #include "host/lua/modules/stream_socket.h"
 
 namespace luaform::lua {
@@ -340,6 +341,15 @@ int dohandshake(lua_State* L) {
   return 1;
 }
 
+// LuaSec's getpeercertificate: the server's certificate (pem, getsignaturename, digest), as
+// pgmoon's SCRAM-SHA-256-PLUS channel binding reads it; nil before the handshake.
+int getpeercertificate(lua_State* L) {
+  const std::string pem = check_socket(L).socket.peer_certificate_pem();
+  if (pem.empty()) return fail(L, "no certificate: the handshake has not happened");
+  push_certificate(L, pem);
+  return 1;
+}
+
 int sni(lua_State* L) {
   check_socket(L).tls.server_name = luaL_checkstring(L, 2);
   return 0;
@@ -365,8 +375,10 @@ int wrap(lua_State* L) {
   }
   if (!tcp_socket->socket.is_connected()) return fail(L, "closed");
   auto* object = new (lua_newuserdatauv(L, sizeof(SocketObject), 0)) SocketObject();
-  const luaL_Reg extra[] = {
-      {"dohandshake", guarded<dohandshake>}, {"sni", guarded<sni>}, {nullptr, nullptr}};
+  const luaL_Reg extra[] = {{"dohandshake", guarded<dohandshake>},
+                            {"sni", guarded<sni>},
+                            {"getpeercertificate", guarded<getpeercertificate>},
+                            {nullptr, nullptr}};
   push_metatable(L, kTlsMetatable, extra);
   lua_setmetatable(L, -2);
   object->socket.take(tcp_socket->socket);

@@ -1,6 +1,7 @@
 #include "host/lua/modules/stream_socket.h"
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -359,6 +360,20 @@ std::string StreamSocket::start_tls(const TlsOptions& options, const Wait& wait)
     }
     return error.empty() ? "the TLS handshake failed" : error;
   }
+}
+
+std::string StreamSocket::peer_certificate_pem() const {
+  if (ssl_ == nullptr) return "";
+  X509* certificate = SSL_get1_peer_certificate(ssl_);
+  if (certificate == nullptr) return "";
+  BIO* bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_X509(bio, certificate);
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(bio, &data);
+  std::string pem(data, static_cast<size_t>(size));
+  BIO_free(bio);
+  X509_free(certificate);
+  return pem;
 }
 
 Sent StreamSocket::send(const char* data, size_t size, const Wait& wait) {

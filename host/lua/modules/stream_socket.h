@@ -83,6 +83,8 @@ class StreamSocket {
   // certificate"). Later sends and receives go through TLS.
   std::string start_tls(const TlsOptions& options, const Wait& wait);
   bool is_tls() const { return ssl_ != nullptr; }
+  // The peer's certificate in PEM, or "" before a handshake.
+  std::string peer_certificate_pem() const;
 
   Sent send(const char* data, size_t size, const Wait& wait);
   // A line without its LF (and a CR before it).

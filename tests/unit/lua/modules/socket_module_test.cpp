@@ -314,6 +314,25 @@ TEST_CASE("TLS through ssl.wrap: verified against the given CA and the server's 
     Peer peer(tls_echo(certificate));
     CHECK(handshake(peer, "{ verify = 'none' }") == "tls:hello");
   }
+  {
+    // The server's certificate, as pgmoon's channel binding reads it: LuaSec's object, and
+    // luaossl's x509 over its PEM, the digest named by the signature algorithm.
+    Peer peer(tls_echo(certificate));
+    CHECK(evaluate(
+              "(function() local s = " + connect_to(peer) +
+              " local t = require('ssl').wrap(s, { cafile = '" + certificate.cert +
+              "' })"
+              " t:sni('localhost') assert(t:dohandshake())"
+              " local c = t:getpeercertificate()"
+              " local x = require('openssl.x509').new(c:pem(), 'PEM')"
+              " local same = x:digest(c:getsignaturename(), 's') =="
+              "   require('openssl.digest').new('sha256'):final("
+              "     require('mime').unb64(c:pem():gsub('%-%-%-%-%-[^-]+%-%-%-%-%-', ''):gsub('%s', "
+              "'')))"
+              " t:send('x\\n') t:receive() t:close()"
+              " return c:getsignaturename() .. '|' .. #c:digest('sha256') .. '|' .. tostring(same)"
+              " end)()") == "sha256WithRSAEncryption|64|true");
+  }
   CHECK(evaluate("require('ssl').wrap(require('socket').tcp(), { mode = 'server' })")
             .find("only clients are served here") != std::string::npos);
 }
