@@ -5,6 +5,7 @@ answers ended by the operation's timeout and by Ctrl-C."""
 import shutil
 import signal
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -133,3 +134,47 @@ def test_ctrl_c_ends_a_wait_on_a_server_that_never_answers(acl, silent_server):
     assert time.monotonic() - interrupted < 10
     assert process.returncode == 1, stdout + stderr
     assert "Error: stopped by StopProvider" in squash(stderr), stdout + stderr
+
+
+@pytest.fixture
+def flooding_server():
+    """A port whose server answers every connection with a line that never ends."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    stop = threading.Event()
+
+    def flood(connection):
+        chunk = b"+" + b"x" * 65535
+        try:
+            while not stop.is_set():
+                connection.sendall(chunk)
+        except OSError:  # the provider gave up and closed
+            pass
+        finally:
+            connection.close()
+
+    def accept():
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=flood, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield listener.getsockname()[1]
+    stop.set()
+    listener.close()
+
+
+def test_a_server_that_sends_without_end_meets_the_memory_limit(acl, flooding_server):
+    """redis-lua reads a reply line with receive("*l"): a line without end stops at what the
+    script's memory limit leaves, as an error, and the provider goes on."""
+    acl.extra_env = {"LUAFORM_MEMORY_LIMIT_MB": "64"}
+    acl.write(user_config(flooding_server, "nobody", keys=[], commands=[]))
+    started = time.monotonic()
+    result = acl.run("apply", "-auto-approve", "-input=false", ok=(1,))
+    assert time.monotonic() - started < 60
+    text = squash(result.stderr)
+    assert "a line longer than the" in text and "under its memory limit" in text, text
