@@ -17,72 +17,13 @@
 #include <string>
 #include <thread>
 
+#include "loopback_peer.h"
 #include "provider_dir.h"
 
 using namespace luaform::lua::testing;
 using luaform::engine::Operation;
 
 namespace {
-
-// A listening socket on 127.0.0.1 (or a Unix path) whose first connection `serve` handles on a
-// thread of its own.
-class Peer {
- public:
-  explicit Peer(std::function<void(int)> serve, const std::string& unix_path = "") {
-    if (unix_path.empty()) {
-      listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
-      sockaddr_in address{};
-      address.sin_family = AF_INET;
-      address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-      socklen_t size = sizeof address;
-      ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &size);
-      port_ = ntohs(address.sin_port);
-    } else {
-      listener_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
-      sockaddr_un address{};
-      address.sun_family = AF_UNIX;
-      unix_path.copy(address.sun_path, sizeof address.sun_path - 1);
-      ::unlink(unix_path.c_str());
-      REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    }
-    REQUIRE(::listen(listener_, 80) == 0);
-    thread_ = std::thread([this, serve = std::move(serve)] {
-      const int connection = ::accept(listener_, nullptr, nullptr);
-      if (connection >= 0) {
-        serve(connection);
-        ::close(connection);
-      }
-    });
-  }
-  ~Peer() {
-    ::shutdown(listener_, SHUT_RDWR);
-    ::close(listener_);
-    thread_.join();
-  }
-  int port() const { return port_; }
-
- private:
-  int listener_ = -1;
-  int port_ = 0;
-  std::thread thread_;
-};
-
-void write_all(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n <= 0) return;
-    done += static_cast<size_t>(n);
-  }
-}
-
-std::string read_line(int fd) {
-  std::string line;
-  char c = 0;
-  while (::read(fd, &c, 1) == 1 && c != '\n') line += c;
-  return line;
-}
 
 // The Lua text `socket.connect("127.0.0.1", PORT)`.
 std::string connect_to(const Peer& peer) {
@@ -213,7 +154,7 @@ TEST_CASE("the operation's deadline and StopProvider end a receive that waits wi
   auto logic = dir.load();
   Instance i(*logic, "test_waiter");
   for (const bool stop : {false, true}) {
-    Peer peer([](int) { std::this_thread::sleep_for(std::chrono::milliseconds(1500)); });
+    Peer peer([](int) { std::this_thread::sleep_for(std::chrono::milliseconds(700)); });
     luaform::engine::ResourceData d(
         i.schema, i.null(), i.object({{"port", luaform::engine::Value::number(peer.port())}}),
         i.null());
