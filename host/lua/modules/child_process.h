@@ -66,4 +66,16 @@ Outcome run(const Command& command, const Watch& watch);
 // The search path separator of the platform (':' or ';').
 char path_list_separator();
 
+namespace detail {
+// Defined by each platform's file (child_process_posix.cpp, child_process_windows.cpp):
+// whether `program` names a path rather than a name to look up, the file run would start for
+// `path` (Windows adds .exe or .com), and the separator of directories in a path.
+bool names_a_path(const std::string& program);
+std::optional<std::string> runnable(const std::string& path);
+char directory_separator();
+// The path run starts for command.arguments[0]; throws RunError saying why there is none
+// (child_process.cpp).
+std::string program_path(const Command& command);
+}  // namespace detail
+
 }  // namespace luaform::lua::process

@@ -215,40 +215,26 @@ char path_list_separator() {
   return ':';
 }
 
-std::optional<std::string> find_program(const std::string& program,
-                                        const std::string& search_path) {
-  if (program.empty()) return std::nullopt;
-  if (program.find('/') != std::string::npos) {
-    if (is_executable_file(program)) return program;
-    return std::nullopt;
-  }
-  size_t start = 0;
-  while (start <= search_path.size()) {
-    size_t end = search_path.find(':', start);
-    if (end == std::string::npos) end = search_path.size();
-    // An empty entry means the working directory in a shell; a provider's lookups do not
-    // depend on where the CLI was started, so it is skipped.
-    if (end > start) {
-      std::string candidate = search_path.substr(start, end - start) + "/" + program;
-      if (is_executable_file(candidate)) return candidate;
-    }
-    start = end + 1;
-  }
+namespace detail {
+
+bool names_a_path(const std::string& program) {
+  return program.find('/') != std::string::npos;
+}
+
+std::optional<std::string> runnable(const std::string& path) {
+  if (is_executable_file(path)) return path;
   return std::nullopt;
 }
 
+char directory_separator() {
+  return '/';
+}
+
+}  // namespace detail
+
 Outcome run(const Command& command, const Watch& watch) {
-  if (command.arguments.empty() || command.arguments[0].empty()) {
-    throw RunError("no program to run: the first argument names it");
-  }
+  const std::string path = detail::program_path(command);
   const std::string& name = command.arguments[0];
-  const std::optional<std::string> path = find_program(name, command.search_path);
-  if (!path) {
-    if (name.find('/') != std::string::npos) {
-      throw RunError("program " + name + " does not exist or is not executable");
-    }
-    throw RunError("program \"" + name + "\" not found in PATH (" + command.search_path + ")");
-  }
   const std::vector<char*> argv = c_strings(command.arguments);
   const std::vector<char*> envp = c_strings(command.environment);
   const char* directory = command.directory.empty() ? nullptr : command.directory.c_str();
@@ -267,7 +253,7 @@ Outcome run(const Command& command, const Watch& watch) {
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {
-    become_program(*path, argv.data(), envp.data(), directory, input.read.get(), output.write.get(),
+    become_program(path, argv.data(), envp.data(), directory, input.read.get(), output.write.get(),
                    errors.write.get(), report.write.get(), parent);
   }
   const int fork_error = errno;
@@ -291,7 +277,7 @@ Outcome run(const Command& command, const Watch& watch) {
       throw RunError("cannot run " + name + " in " + command.directory + ": " +
                      std::strerror(failure.error));
     }
-    throw RunError("cannot run " + *path + ": " + std::strerror(failure.error));
+    throw RunError("cannot run " + path + ": " + std::strerror(failure.error));
   }
 
   SigpipeBlock no_sigpipe;

@@ -164,36 +164,25 @@ char path_list_separator() {
   return ';';
 }
 
-std::optional<std::string> find_program(const std::string& program,
-                                        const std::string& search_path) {
-  if (program.empty()) return std::nullopt;
-  if (program.find_first_of("\\/:") != std::string::npos) return with_extension(program);
-  size_t start = 0;
-  while (start <= search_path.size()) {
-    size_t end = search_path.find(';', start);
-    if (end == std::string::npos) end = search_path.size();
-    if (end > start) {
-      if (auto found = with_extension(search_path.substr(start, end - start) + "\\" + program)) {
-        return found;
-      }
-    }
-    start = end + 1;
-  }
-  return std::nullopt;
+namespace detail {
+
+bool names_a_path(const std::string& program) {
+  return program.find_first_of("\\/:") != std::string::npos;
 }
 
+std::optional<std::string> runnable(const std::string& path) {
+  return with_extension(path);
+}
+
+char directory_separator() {
+  return '\\';
+}
+
+}  // namespace detail
+
 Outcome run(const Command& command, const Watch& watch) {
-  if (command.arguments.empty() || command.arguments[0].empty()) {
-    throw RunError("no program to run: the first argument names it");
-  }
+  const std::string path = detail::program_path(command);
   const std::string& name = command.arguments[0];
-  const std::optional<std::string> path = find_program(name, command.search_path);
-  if (!path) {
-    if (name.find_first_of("\\/:") != std::string::npos) {
-      throw RunError("program " + name + " does not exist or is not executable");
-    }
-    throw RunError("program \"" + name + "\" not found in PATH (" + command.search_path + ")");
-  }
   std::wstring line;
   for (const std::string& argument : command.arguments) append_quoted(line, wide(argument));
   // The environment block: NAME=VALUE strings, sorted as Windows expects, ending in two NULs.
@@ -225,7 +214,7 @@ Outcome run(const Command& command, const Watch& watch) {
   startup.hStdOutput = output.child.get();
   startup.hStdError = errors.child.get();
   PROCESS_INFORMATION started{};
-  const std::wstring application = wide(*path);
+  const std::wstring application = wide(path);
   const std::wstring directory = wide(command.directory);
   if (!::CreateProcessW(application.c_str(), line.data(), nullptr, nullptr, TRUE,
                         CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW,
@@ -236,7 +225,7 @@ Outcome run(const Command& command, const Watch& watch) {
       throw RunError("cannot run " + name + " in " + command.directory + ": " +
                      system_message(error));
     }
-    throw RunError("cannot run " + *path + ": " + system_message(error));
+    throw RunError("cannot run " + path + ": " + system_message(error));
   }
   Handle process(started.hProcess);
   Handle thread(started.hThread);
