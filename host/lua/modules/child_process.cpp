@@ -16,10 +16,10 @@ std::optional<std::string> find_program(const std::string& program,
     // An empty entry means the working directory in a shell; a provider's lookups do not
     // depend on where the CLI was started, so it is skipped.
     if (end > start) {
-      const std::string directory = search_path.substr(start, end - start);
-      if (auto found = detail::runnable(directory + detail::directory_separator() + program)) {
-        return found;
-      }
+      std::string candidate = search_path.substr(start, end - start);
+      candidate += detail::directory_separator();
+      candidate += program;
+      if (auto found = detail::runnable(candidate)) return found;
     }
     start = end + 1;
   }
