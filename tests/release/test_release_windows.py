@@ -81,3 +81,79 @@ def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, t
     tofu("destroy", "-auto-approve", "-input=false")
     assert not (work / "smoke.bin").exists()
     assert_providers_ended_by_themselves((tmp_path / "tofu.log").read_text(errors="replace"))
+
+
+# A provider whose resource runs a program (cmd.exe) and talks to a TCP server through the
+# host's modules, and a test file for the host's --test that drives it: the Windows host runs
+# both under wine, without a CLI.
+REACH_RESOURCE = """local tf = require("luaform")
+local socket = require("socket")
+return tf.resource {
+  schema = { port = tf.number { required = true }, said = tf.string { computed = true },
+             heard = tf.string { computed = true } },
+  create = function(d)
+    local ran = tf.exec.run { "cmd.exe", "/d", "/c", "echo from-a-program& exit 3",
+                              allow = { 3 }, env = { SystemRoot = true } }
+    assert(ran.status == 3, "status " .. tostring(ran.status))
+    local sock = assert(socket.connect("127.0.0.1", math.tointeger(d:get("port"))))
+    sock:settimeout(10)
+    assert(sock:send("ping\\n"))
+    local line = assert(sock:receive("*l"))
+    sock:close()
+    d:set_id("reached")
+    d:set("said", (ran.stdout:gsub("%s+$", "")))
+    d:set("heard", line)
+  end,
+  read = function() end,
+  delete = function() end,
+}
+"""
+
+REACH_TEST = """local testing = require("luaform_testing")
+testing.test("a program and a TCP server are reached", function()
+  local port = math.tointeger(tonumber(os.getenv("REACH_PORT")))
+  local made = testing.provider({}):resource("reach_probe"):create { port = port }
+  testing.no_errors(made)
+  testing.equal(made.state.said, "from-a-program")
+  testing.equal(made.state.heard, "pong:ping")
+  testing.raises(function() require("luaform").exec.run { "no-such-program-4711" } end,
+                 "not found in PATH")
+end)
+"""
+
+
+@pytest.mark.parametrize("target", WINDOWS_TARGETS)
+def test_a_windows_host_runs_a_program_and_a_tcp_client_under_wine(dist, version, target,
+                                                                   tmp_path):
+    import socket
+    import threading
+
+    wine = os.environ.get("LUAFORM_WINE", "/usr/lib/wine/wine64")
+    provider = tmp_path / "reach"
+    (provider / "tests").mkdir(parents=True)
+    with zipfile.ZipFile(release_zip(dist, "localfs", version, target)) as archive:
+        host = Path(archive.extract(f"terraform-provider-localfs_v{version}.exe", tmp_path))
+    (provider / "terraform-provider-reach.exe").write_bytes(host.read_bytes())
+    (provider / "resource_probe.lua").write_text(REACH_RESOURCE)
+    (provider / "tests" / "reach_test.lua").write_text(REACH_TEST)
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def answer():
+        connection, _ = listener.accept()
+        with connection:
+            line = connection.makefile("rb").readline().decode().strip()
+            connection.sendall(f"pong:{line}\r\n".encode())
+
+    server = threading.Thread(target=answer, daemon=True)
+    server.start()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
+    env.update({"WINEDEBUG": "-all", "REACH_PORT": str(listener.getsockname()[1])})
+    ran = subprocess.run([wine, str(provider / "terraform-provider-reach.exe"), "--test"],
+                         cwd=provider, env=env, capture_output=True, text=True, timeout=600,
+                         check=False)
+    listener.close()
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "1 passed, 0 failed" in ran.stdout, ran.stdout + ran.stderr
