@@ -8,23 +8,11 @@
 #include "host/engine/schema/schema_rules.h"
 #include "host/lua/core/call_context.h"
 #include "host/lua/core/guarded.h"
+#include "host/lua/core/option_fields.h"
 #include "host/lua/core/script_where.h"
 
 namespace luaform::lua {
 namespace {
-
-std::string optional_string(lua_State* L, int table, const char* name) {
-  lua_getfield(L, table, name);
-  std::string out;
-  if (lua_type(L, -1) == LUA_TSTRING) {
-    out = lua_tostring(L, -1);
-  } else if (!lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    throw std::runtime_error(std::string(name) + " must be a string");
-  }
-  lua_pop(L, 1);
-  return out;
-}
 
 // Reads fail's or warn's argument: a message, or a table of summary, detail and path.
 engine::Diagnostic read_diagnostic(lua_State* L, engine::Severity severity, const char* what) {
@@ -38,12 +26,12 @@ engine::Diagnostic read_diagnostic(lua_State* L, engine::Severity severity, cons
     throw std::runtime_error(std::string(what) +
                              " expects a message or a table { summary =, detail =, path = }");
   }
-  d.summary = optional_string(L, 1, "summary");
-  d.detail = optional_string(L, 1, "detail");
+  d.summary = string_field(L, 1, "summary", "").value_or("");
+  d.detail = string_field(L, 1, "detail", "").value_or("");
   if (d.summary.empty() && d.detail.empty()) {
     throw std::runtime_error(std::string(what) + " needs a summary or a detail");
   }
-  const std::string address = optional_string(L, 1, "path");
+  const std::string address = string_field(L, 1, "path", "").value_or("");
   const CallContext* context = call_context_of(L);
   if (!address.empty() && context != nullptr && context->schema != nullptr) {
     d.path = engine::attribute_path(context->schema->block.implied_type(), address);

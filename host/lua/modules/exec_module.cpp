@@ -15,6 +15,7 @@
 #include "host/engine/value/utf8.h"
 #include "host/lua/core/duration_argument.h"
 #include "host/lua/core/guarded.h"
+#include "host/lua/core/option_fields.h"
 #include "host/lua/core/sandbox.h"
 #include "host/lua/modules/child_process.h"
 
@@ -131,22 +132,6 @@ std::map<std::string, std::string> environment_of(lua_State* L, int table) {
   return out;
 }
 
-std::string optional_string(lua_State* L, int table, const char* name) {
-  lua_getfield(L, table, name);
-  std::string out;
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TSTRING) {
-      throw std::runtime_error(std::string("exec: ") + name + " must be a string, not " +
-                               luaL_typename(L, -1));
-    }
-    size_t length = 0;
-    const char* text = lua_tolstring(L, -1, &length);
-    out.assign(text, length);
-  }
-  lua_pop(L, 1);
-  return out;
-}
-
 // The integers of an array option (allow), or the strings (secrets), checked.
 std::vector<lua_Integer> integers_of(lua_State* L, int table, const char* name) {
   std::vector<lua_Integer> out;
@@ -237,8 +222,8 @@ int run_program(lua_State* L) {
   }
   const auto path = environment.find("PATH");
   command.search_path = path != environment.end() ? path->second : host_path();
-  command.directory = optional_string(L, 1, "dir");
-  command.input = optional_string(L, 1, "stdin");
+  command.directory = string_field(L, 1, "dir", "exec").value_or("");
+  command.input = string_field(L, 1, "stdin", "exec").value_or("");
 
   // Output is held here, then as the script's strings: twice what it takes of the memory limit.
   NativeMemory memory(L, "the output of " + program);

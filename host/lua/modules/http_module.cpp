@@ -16,6 +16,7 @@
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
+#include "host/lua/core/option_fields.h"
 #include "host/lua/core/sandbox.h"
 #include "host/lua/core/script_where.h"
 #include "host/lua/modules/http_client.h"
@@ -49,20 +50,6 @@ struct Client {
 };
 
 // ---- reading options ---------------------------------------------------------------------
-
-std::string string_field(lua_State* L, int table, const char* name) {
-  lua_getfield(L, table, name);
-  std::string out;
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TSTRING) {
-      lua_pop(L, 1);
-      throw std::runtime_error(std::string("http: ") + name + " must be a string");
-    }
-    out = lua_tostring(L, -1);
-  }
-  lua_pop(L, 1);
-  return out;
-}
 
 // A duration: a number of seconds or a string such as "30s" or "2m".
 std::optional<http::Milliseconds> duration_field(lua_State* L, int table, const char* name) {
@@ -194,12 +181,12 @@ ClientOptions read_client_options(lua_State* L, int table) {
                        "client_cert", "client_key", "insecure", "max_response_bytes", "proxy"},
                       "client");
   ClientOptions options;
-  options.base_url = string_field(L, table, "base_url");
+  options.base_url = string_field(L, table, "base_url", "http").value_or("");
   options.headers = pairs_field(L, table, "headers", false);
-  const std::string username = string_field(L, table, "username");
-  const std::string password = string_field(L, table, "password");
+  const std::string username = string_field(L, table, "username", "http").value_or("");
+  const std::string password = string_field(L, table, "password", "http").value_or("");
   if (!username.empty() || !password.empty()) options.basic_auth = {{username, password}};
-  const std::string token = string_field(L, table, "bearer_token");
+  const std::string token = string_field(L, table, "bearer_token", "http").value_or("");
   if (!token.empty()) {
     if (options.basic_auth) {
       throw std::runtime_error("http: a client takes username/password or bearer_token, not both");
@@ -215,9 +202,9 @@ ClientOptions read_client_options(lua_State* L, int table) {
   if (options.retry.max_wait < options.retry.min_wait) {
     throw std::runtime_error("http: retry_wait_max is shorter than retry_wait_min");
   }
-  options.tls.ca_file = string_field(L, table, "ca_file");
-  options.tls.client_cert = string_field(L, table, "client_cert");
-  options.tls.client_key = string_field(L, table, "client_key");
+  options.tls.ca_file = string_field(L, table, "ca_file", "http").value_or("");
+  options.tls.client_cert = string_field(L, table, "client_cert", "http").value_or("");
+  options.tls.client_key = string_field(L, table, "client_key", "http").value_or("");
   // Files named here are read at every request; one that cannot be is the configuration's
   // mistake, said now (in configure) rather than at the first request.
   for (const auto& [option, file] :
@@ -228,7 +215,7 @@ ClientOptions read_client_options(lua_State* L, int table) {
       throw std::runtime_error(std::string("http: ") + option + " \"" + file + "\" cannot be read");
     }
   }
-  options.proxy = string_field(L, table, "proxy");
+  options.proxy = string_field(L, table, "proxy", "http").value_or("");
   lua_getfield(L, table, "insecure");
   options.tls.insecure = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
@@ -292,12 +279,12 @@ Call read_call(lua_State* L, const Client& client, const std::string& method, in
             : std::set<std::string>{"query", "headers", "timeout", "retries", "allow", "body"},
         "request");
     if (path_arg == 0) {
-      std::string m = string_field(L, table, "method");
+      std::string m = string_field(L, table, "method", "http").value_or("");
       std::transform(m.begin(), m.end(), m.begin(),
                      [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
       if (!m.empty()) request.method = m;
-      path = string_field(L, table, "path");
-      const std::string url = string_field(L, table, "url");
+      path = string_field(L, table, "path", "http").value_or("");
+      const std::string url = string_field(L, table, "url", "http").value_or("");
       if (!url.empty()) path = url;
     }
     query = pairs_field(L, table, "query", true);
@@ -320,7 +307,7 @@ Call read_call(lua_State* L, const Client& client, const std::string& method, in
       lua_getfield(L, table, "json");
       if (!lua_isnil(L, -1)) body_arg = lua_gettop(L);
     }
-    const std::string raw = string_field(L, table, "body");
+    const std::string raw = string_field(L, table, "body", "http").value_or("");
     if (!raw.empty()) {
       if (body_arg != 0 && !lua_isnil(L, body_arg)) {
         throw std::runtime_error("http: a request takes a JSON body or a raw body, not both");

@@ -10,11 +10,13 @@
 
 #include <array>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
+#include "host/lua/core/option_fields.h"
 #include "host/lua/core/sandbox.h"
 
 namespace luaform::lua {
@@ -165,18 +167,14 @@ int hmac_new(lua_State* L) {
 
 // ---- kdf, rand ----
 
-std::string string_option(lua_State* L, const char* name, bool required) {
-  lua_getfield(L, 1, name);
-  std::string out;
-  if (lua_type(L, -1) == LUA_TSTRING) {
-    size_t size = 0;
-    const char* text = lua_tolstring(L, -1, &size);
-    out.assign(text, size);
-  } else if (required || !lua_isnil(L, -1)) {
-    throw std::runtime_error(std::string("openssl.kdf.derive: ") + name + " must be a string");
+// A string option of derive's table; a required one must be there.
+std::string kdf_text(lua_State* L, const char* name, bool required) {
+  std::optional<std::string> text = string_field(L, 1, name, "openssl.kdf.derive");
+  if (!text && required) {
+    throw std::runtime_error(std::string("openssl.kdf.derive: ") + name +
+                             " must be a string, not nil");
   }
-  lua_pop(L, 1);
-  return out;
+  return text.value_or("");
 }
 
 lua_Integer count_option(lua_State* L, const char* name, lua_Integer low, lua_Integer high) {
@@ -193,14 +191,14 @@ lua_Integer count_option(lua_State* L, const char* name, lua_Integer low, lua_In
 
 int kdf_derive(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  const std::string type = string_option(L, "type", true);
+  const std::string type = kdf_text(L, "type", true);
   if (type != "PBKDF2") {
     throw std::runtime_error("openssl.kdf.derive: type \"" + type + "\" (only PBKDF2 is here)");
   }
-  std::string md_name = string_option(L, "md", false);
+  std::string md_name = kdf_text(L, "md", false);
   const EVP_MD* md = digest_named(md_name.empty() ? "sha1" : md_name);
-  const std::string pass = string_option(L, "pass", true);
-  const std::string salt = string_option(L, "salt", true);
+  const std::string pass = kdf_text(L, "pass", true);
+  const std::string salt = kdf_text(L, "salt", true);
   // Iterations past ten million would hold the thread for minutes whatever the deadline says.
   const lua_Integer iterations = count_option(L, "iter", 1, 10'000'000);
   const lua_Integer length = count_option(L, "outlen", 1, 1024);

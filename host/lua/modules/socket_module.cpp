@@ -10,6 +10,7 @@
 #include "host/lua/core/duration_argument.h"
 #include "host/lua/core/frozen_tables.h"
 #include "host/lua/core/guarded.h"
+#include "host/lua/core/option_fields.h"
 #include "host/lua/core/sandbox.h"
 #include "host/lua/modules/openssl_modules.h"
 #include "host/lua/modules/stream_socket.h"
@@ -300,19 +301,6 @@ void push_metatable(lua_State* L) {
 
 // ---- ssl (LuaSec's client half) ----
 
-std::string optional_text(lua_State* L, int table, const char* name) {
-  lua_getfield(L, table, name);
-  std::string out;
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TSTRING) {
-      throw std::runtime_error(std::string("ssl.wrap: ") + name + " must be a string");
-    }
-    out = lua_tostring(L, -1);
-  }
-  lua_pop(L, 1);
-  return out;
-}
-
 // verify = "none" | "peer" | { "peer", ... }: off only when "none" is asked for.
 bool verify_of(lua_State* L, int table) {
   lua_getfield(L, table, "verify");
@@ -360,18 +348,18 @@ int wrap(lua_State* L) {
   net::TlsOptions options;
   if (!lua_isnoneornil(L, 2)) {
     luaL_checktype(L, 2, LUA_TTABLE);
-    const std::string mode = optional_text(L, 2, "mode");
+    const std::string mode = string_field(L, 2, "mode", "ssl.wrap").value_or("");
     if (!mode.empty() && mode != "client") {
       throw std::runtime_error("ssl.wrap: mode \"" + mode + "\": only clients are served here");
     }
     options.verify = verify_of(L, 2);
-    options.ca_file = optional_text(L, 2, "cafile");
-    options.ca_directory = optional_text(L, 2, "capath");
-    options.certificate = optional_text(L, 2, "certificate");
-    options.key = optional_text(L, 2, "key");
-    const std::string protocol = optional_text(L, 2, "protocol");
+    options.ca_file = string_field(L, 2, "cafile", "ssl.wrap").value_or("");
+    options.ca_directory = string_field(L, 2, "capath", "ssl.wrap").value_or("");
+    options.certificate = string_field(L, 2, "certificate", "ssl.wrap").value_or("");
+    options.key = string_field(L, 2, "key", "ssl.wrap").value_or("");
+    const std::string protocol = string_field(L, 2, "protocol", "ssl.wrap").value_or("");
     if (!protocol.empty()) options.protocol = protocol;
-    options.server_name = optional_text(L, 2, "servername");
+    options.server_name = string_field(L, 2, "servername", "ssl.wrap").value_or("");
   }
   if (!tcp_socket->socket.is_connected()) return fail(L, "closed");
   auto* object = new (lua_newuserdatauv(L, sizeof(SocketObject), 0)) SocketObject();
