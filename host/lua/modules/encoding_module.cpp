@@ -20,17 +20,6 @@ std::string_view argument(lua_State* L) {
   return {text, size};
 }
 
-std::string hex(const unsigned char* bytes, size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(size * 2);
-  for (size_t i = 0; i < size; ++i) {
-    out += kDigits[bytes[i] >> 4];
-    out += kDigits[bytes[i] & 0x0f];
-  }
-  return out;
-}
-
 template <const EVP_MD* (*Algorithm)()>
 int digest(lua_State* L) {
   const std::string_view text = argument(L);
@@ -39,7 +28,7 @@ int digest(lua_State* L) {
   if (EVP_Digest(text.data(), text.size(), out.data(), &size, Algorithm(), nullptr) != 1) {
     throw std::runtime_error("the digest could not be computed");
   }
-  const std::string text_out = hex(out.data(), size);
+  const std::string text_out = lower_hex(out.data(), size);
   lua_pushlstring(L, text_out.data(), text_out.size());
   return 1;
 }
@@ -94,7 +83,7 @@ int uuid(lua_State* L) {
   }
   bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);  // version 4
   bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);  // RFC 9562 variant
-  const std::string h = hex(bytes.data(), bytes.size());
+  const std::string h = lower_hex(bytes.data(), bytes.size());
   const std::string text = h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" +
                            h.substr(16, 4) + "-" + h.substr(20);
   lua_pushlstring(L, text.data(), text.size());
@@ -102,6 +91,17 @@ int uuid(lua_State* L) {
 }
 
 }  // namespace
+
+std::string lower_hex(const unsigned char* bytes, size_t size) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(size * 2);
+  for (size_t i = 0; i < size; ++i) {
+    out += kDigits[bytes[i] >> 4];
+    out += kDigits[bytes[i] & 0x0f];
+  }
+  return out;
+}
 
 int open_encoding_module(lua_State* L) {
   const luaL_Reg functions[] = {{"base64_encode", guarded<base64_encode>},

@@ -9,6 +9,9 @@
 
 #include <lua.hpp>
 
+#include <cstddef>
+#include <string>
+
 namespace luaform::lua {
 
 // Installed in package.preload as a C function, so the sandbox's no-C-loaders rule holds.
@@ -16,5 +19,8 @@ int open_encoding_module(lua_State* L);
 // `require("mime")`: LuaSocket's b64(s) and unb64(s) on the same base64, for pure-Lua clients
 // written for LuaSocket.
 int open_mime_module(lua_State* L);
+
+// The lower-case hex of `size` bytes (digests, as tf.hash and certificates' digest give them).
+std::string lower_hex(const unsigned char* bytes, size_t size);
 
 }  // namespace luaform::lua

@@ -18,6 +18,7 @@
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/option_fields.h"
 #include "host/lua/core/sandbox.h"
+#include "host/lua/modules/encoding_module.h"
 
 namespace luaform::lua {
 namespace {
@@ -283,12 +284,7 @@ int certificate_digest(lua_State* L) {
     push_result(L, out.data(), size);
     return 1;
   }
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < size; ++i) {
-    hex += kDigits[out[i] >> 4];
-    hex += kDigits[out[i] & 0x0f];
-  }
+  const std::string hex = lower_hex(out.data(), size);
   lua_pushlstring(L, hex.data(), hex.size());
   return 1;
 }

@@ -14,6 +14,7 @@
 #include "host/lua/core/sandbox.h"
 #include "host/lua/modules/openssl_modules.h"
 #include "host/lua/modules/stream_socket.h"
+#include "host/lua/modules/time_module.h"
 
 namespace luaform::lua {
 namespace {
@@ -262,14 +263,7 @@ int gettime(lua_State* L) {
 }
 
 int sleep(lua_State* L) {
-  const double seconds = std::min(duration_seconds(L, 1, "socket.sleep: the duration"), 86400.0);
-  const auto until = net::Clock::now() + std::chrono::duration_cast<net::Clock::duration>(
-                                             std::chrono::duration<double>(seconds));
-  for (auto now = net::Clock::now(); now < until; now = net::Clock::now()) {
-    if (auto why = limit_reached(L)) throw std::runtime_error(*why);
-    std::this_thread::sleep_for(
-        std::min<net::Clock::duration>(std::chrono::milliseconds(20), until - now));
-  }
+  sleep_within_limits(L, duration_seconds(L, 1, "socket.sleep: the duration"));
   return 0;
 }
 

@@ -24,15 +24,8 @@ constexpr std::chrono::milliseconds kSlice{50};
 constexpr double kLongestSleep = 86400;
 
 int sleep(lua_State* L) {
-  const double seconds = std::min(duration_seconds(L, 1, "sleep: the duration"), kLongestSleep);
-  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                        std::chrono::duration<double>(seconds));
-  while (true) {
-    if (auto why = limit_reached(L)) throw std::runtime_error(*why);
-    const auto now = Clock::now();
-    if (now >= until) return 0;
-    std::this_thread::sleep_for(std::min<Clock::duration>(kSlice, until - now));
-  }
+  sleep_within_limits(L, duration_seconds(L, 1, "sleep: the duration"));
+  return 0;
 }
 
 int now(lua_State* L) {
@@ -114,6 +107,18 @@ int rfc3339(lua_State* L) {
 }
 
 }  // namespace
+
+void sleep_within_limits(lua_State* L, double seconds) {
+  const auto until =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(std::min(seconds, kLongestSleep)));
+  while (true) {
+    if (auto why = limit_reached(L)) throw std::runtime_error(*why);
+    const auto now = Clock::now();
+    if (now >= until) return;
+    std::this_thread::sleep_for(std::min<Clock::duration>(kSlice, until - now));
+  }
+}
 
 int open_time_module(lua_State* L) {
   const luaL_Reg functions[] = {{"sleep", guarded<sleep>},

@@ -16,4 +16,9 @@ namespace luaform::lua {
 // Installed in package.preload as a C function, so the sandbox's no-C-loaders rule holds.
 int open_time_module(lua_State* L);
 
+// Sleeps `seconds` (at most a day), looking at StopProvider and the running operation's
+// deadline every 50 ms; throws std::runtime_error with the reason when either ends it. For
+// tf.time.sleep and LuaSocket's socket.sleep.
+void sleep_within_limits(lua_State* L, double seconds);
+
 }  // namespace luaform::lua

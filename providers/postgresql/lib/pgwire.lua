@@ -81,6 +81,12 @@ local function xor(a, b)
   return table.concat(out)
 end
 
+local function md5_hex(data)
+  return (digest.new("md5"):final(data):gsub(".", function(c)
+    return ("%02x"):format(c:byte())
+  end))
+end
+
 local function sha256(data)
   return digest.new("sha256"):final(data)
 end
@@ -142,11 +148,8 @@ function Connection:authenticate(user, password)
         self:send(message("p", string.pack("z", password or "")))
       elseif code == 5 then
         local salt = body:sub(5, 8)
-        local inner = digest.new("md5"):final((password or "") .. user)
-        local hex = inner:gsub(".", function(c) return ("%02x"):format(c:byte()) end)
-        local outer = digest.new("md5"):final(hex .. salt)
-        self:send(message("p", string.pack("z", "md5" ..
-          outer:gsub(".", function(c) return ("%02x"):format(c:byte()) end))))
+        local inner = md5_hex((password or "") .. user)
+        self:send(message("p", string.pack("z", "md5" .. md5_hex(inner .. salt))))
       elseif code == 10 then
         if not body:find("SCRAM-SHA-256\0", 5, true) then
           error("postgresql: the server offers no SASL mechanism this client knows", 0)
