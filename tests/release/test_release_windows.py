@@ -84,10 +84,13 @@ def test_the_cli_installs_applies_plans_and_destroys_under_wine(dist, version, t
 
 
 # A provider whose resource runs a program (cmd.exe) and talks to a TCP server through the
-# host's modules, and a test file for the host's --test that drives it: the Windows host runs
-# both under wine, without a CLI.
+# host's modules, reading the reply with LPeg, and a test file for the host's --test that
+# drives it: the Windows host runs both under wine, without a CLI.
 REACH_RESOURCE = """local tf = require("luaform")
 local socket = require("socket")
+local lpeg = require("lpeg")
+local word = lpeg.C((1 - lpeg.P(":")) ^ 1)
+local reply = lpeg.Ct(word * ":" * word) * -1
 return tf.resource {
   schema = { port = tf.number { required = true }, said = tf.string { computed = true },
              heard = tf.string { computed = true } },
@@ -102,7 +105,7 @@ return tf.resource {
     sock:close()
     d:set_id("reached")
     d:set("said", (ran.stdout:gsub("%s+$", "")))
-    d:set("heard", line)
+    d:set("heard", table.concat(assert(reply:match(line)), "="))
   end,
   read = function() end,
   delete = function() end,
@@ -115,7 +118,7 @@ testing.test("a program and a TCP server are reached", function()
   local made = testing.provider({}):resource("reach_probe"):create { port = port }
   testing.no_errors(made)
   testing.equal(made.state.said, "from-a-program")
-  testing.equal(made.state.heard, "pong:ping")
+  testing.equal(made.state.heard, "pong=ping")
   testing.raises(function() require("luaform").exec.run { "no-such-program-4711" } end,
                  "not found in PATH")
 end)

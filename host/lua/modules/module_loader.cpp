@@ -21,6 +21,7 @@
 #include "host/lua/modules/fs_module.h"
 #include "host/lua/modules/http_module.h"
 #include "host/lua/modules/log_module.h"
+#include "host/lua/modules/lpeg_module.h"
 #include "host/lua/modules/openssl_modules.h"
 #include "host/lua/modules/socket_module.h"
 #include "host/lua/modules/time_module.h"
@@ -293,6 +294,7 @@ void install_module_loader(lua_State* L, const ScriptSet& scripts) {
       {"openssl.rand", open_openssl_rand_module},
       {"openssl.x509", open_openssl_x509_module},
       {"socket.unix", open_socket_unix_module},
+      {"lpeg", open_lpeg_module},
   };
   lua_getfield(L, package, "preload");
   for (const auto& [name, open] : native_modules) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fetches every file pinned in sources.lock into the release cache, checks its SHA-256, and
-# unpacks it: the zig toolchain, Debian's source packages (with Debian's patches applied) and
-# the headers of the header-only libraries. A second run does nothing but check what is there.
+# Fetches every file pinned in sources.lock and host_sources.lock into the release cache, checks
+# its SHA-256, and unpacks it: the zig toolchain, Debian's source packages (with Debian's patches
+# applied) and the headers of the header-only libraries. A second run does nothing but check what
+# is there. `fetch_sources.sh --host-source NAME` fetches only the entry NAME of host_sources.lock
+# (the development build's CMake asks for lpeg so) and prints the directory it is unpacked in.
 #
 # Debian sources come from the mirrors this machine already uses: the script writes a private
 # apt configuration in the cache (the machine's Debian entries as deb and deb-src) and never
@@ -88,11 +90,25 @@ offered_versions() {  # PACKAGE: the versions the index has, for the error messa
   apt-cache "${apt_options[@]}" showsrc "$1" 2>/dev/null | awk '/^Version:/ { printf "%s ", $2 }'
 }
 
-# Sets version, file, sha and dir of the lock's entry NAME; false when it is unpacked already.
+# A field of host_sources.lock, as release_lock reads sources.lock.
+host_lock() {  # FIELD NAME
+  local column
+  case "$1" in
+    version) column=3 ;; file) column=4 ;; sha256) column=5 ;;
+  esac
+  awk -v name="$2" -v column="$column" '!/^#/ && NF == 5 && $2 == name { print $column }' \
+    "$release_dir/host_sources.lock"
+}
+
+# Sets version, file, sha and dir of the entry NAME of sources.lock (or, with a second argument
+# `host`, of host_sources.lock); false when it is unpacked already.
 locked_entry() {
-  version="$(release_lock version "$1")"
-  file="$(release_lock file "$1")"
-  sha="$(release_lock sha256 "$1")"
+  local lock=release_lock
+  [[ "${2:-}" == host ]] && lock=host_lock
+  version="$("$lock" version "$1")"
+  file="$("$lock" file "$1")"
+  sha="$("$lock" sha256 "$1")"
+  [[ -n "$sha" ]] || release_die "no entry $1 in ${lock%_lock} lock"
   dir="$sources/$1"
   [[ ! -f "$dir/.luaform-$sha" ]]
 }
@@ -112,8 +128,8 @@ apt_download() {  # NAME APT_ARGS...
   rm -rf "$dir"
 }
 
-fetch_source() {  # NAME: a source package, unpacked with Debian's patches under sources/NAME
-  locked_entry "$1" || return 0
+fetch_source() {  # NAME [host]: a source package, unpacked with Debian's patches under sources/NAME
+  locked_entry "$1" "${2:-}" || return 0
   apt_download "$1" source --download-only "$1=$version"
   dpkg-source --no-check -x "$downloads/$1/$file" "$dir" >"$downloads/$1/unpack.log" 2>&1 ||
     release_die "dpkg-source could not unpack $file ($downloads/$1/unpack.log)"
@@ -128,6 +144,12 @@ fetch_headers() {  # NAME: a binary package of headers, unpacked under sources/N
 }
 
 command -v dpkg-source >/dev/null || release_die "dpkg-source is missing (apt-get install dpkg-dev)"
+if [[ "${1:-}" == --host-source ]]; then
+  [[ -n "${2:-}" ]] || release_die "usage: fetch_sources.sh [--host-source NAME]"
+  fetch_source "$2" host
+  echo "$sources/$2"
+  exit 0
+fi
 fetch_zig
 while read -r kind name _; do
   case "$kind" in
@@ -135,4 +157,7 @@ while read -r kind name _; do
     headers) fetch_headers "$name" ;;
   esac
 done < <(grep -v '^#' "$release_dir/sources.lock")
+while read -r kind name _; do
+  [[ "$kind" == source ]] && fetch_source "$name" host
+done < <(grep -v '^#' "$release_dir/host_sources.lock")
 release_log "sources ready in $sources"
