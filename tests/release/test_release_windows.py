@@ -13,6 +13,7 @@ import pytest
 
 from cli_log import assert_providers_ended_by_themselves, provider_lines
 from support.harness import SOURCE_PREFIX, write_mirror_config
+from support.loopback import self_signed
 from test_release import TARGETS, localfs_config, release_zip
 
 WINDOWS_TARGETS = [target for target in TARGETS if target.startswith("windows_")]
@@ -122,6 +123,27 @@ testing.test("a program and a TCP server are reached", function()
   testing.raises(function() require("luaform").exec.run { "no-such-program-4711" } end,
                  "not found in PATH")
 end)
+
+-- The ssl module on Windows reads the system's ROOT store: a server signed by a test CA is
+-- refused on the certificate (not for want of any authority), and trusted with that CA's file.
+testing.test("TLS trusts the ROOT store by default and a CA file when named", function()
+  local socket, ssl = require("socket"), require("ssl")
+  local port = math.tointeger(tonumber(os.getenv("REACH_TLS_PORT")))
+  local function handshake(params)
+    local sock = assert(socket.connect("127.0.0.1", port))
+    sock:settimeout(10)
+    local tls = assert(ssl.wrap(sock, params))
+    local ok, err = tls:dohandshake()
+    return ok and tls, err
+  end
+  local refused, err = handshake({})
+  testing.equal(refused, nil)
+  testing.equal(err:match("certificate verify failed") ~= nil, true, err)
+  local tls = assert(handshake({ cafile = os.getenv("REACH_TLS_CA") }))
+  assert(tls:send("hello\\n"))
+  testing.equal(tls:receive("*l"), "tls:hello")
+  tls:close()
+end)
 """
 
 
@@ -129,6 +151,7 @@ end)
 def test_a_windows_host_runs_a_program_and_a_tcp_client_under_wine(dist, version, target,
                                                                    tmp_path):
     import socket
+    import ssl
     import threading
 
     wine = os.environ.get("LUAFORM_WINE", "/usr/lib/wine/wine64")
@@ -152,11 +175,36 @@ def test_a_windows_host_runs_a_program_and_a_tcp_client_under_wine(dist, version
 
     server = threading.Thread(target=answer, daemon=True)
     server.start()
+
+    # A TLS server whose certificate is its own CA: refused by the first handshake, answered
+    # on the second.
+    key, cert = self_signed(tmp_path, "tls", "/CN=localhost", "DNS:localhost,IP:127.0.0.1")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    tls_listener = socket.socket()
+    tls_listener.bind(("127.0.0.1", 0))
+    tls_listener.listen(2)
+
+    def answer_tls():
+        for _ in range(2):
+            connection, _ = tls_listener.accept()
+            try:
+                with context.wrap_socket(connection, server_side=True) as tls:
+                    line = tls.makefile("rb").readline().decode().strip()
+                    tls.sendall(f"tls:{line}\n".encode())
+            except (ssl.SSLError, OSError):
+                continue  # the client refused the certificate
+
+    tls_server = threading.Thread(target=answer_tls, daemon=True)
+    tls_server.start()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
-    env.update({"WINEDEBUG": "-all", "REACH_PORT": str(listener.getsockname()[1])})
+    env.update({"WINEDEBUG": "-all", "REACH_PORT": str(listener.getsockname()[1]),
+                "REACH_TLS_PORT": str(tls_listener.getsockname()[1]),
+                "REACH_TLS_CA": str(cert)})
     ran = subprocess.run([wine, str(provider / "terraform-provider-reach.exe"), "--test"],
                          cwd=provider, env=env, capture_output=True, text=True, timeout=600,
                          check=False)
     listener.close()
+    tls_listener.close()
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert "1 passed, 0 failed" in ran.stdout, ran.stdout + ran.stderr
+    assert "2 passed, 0 failed" in ran.stdout, ran.stdout + ran.stderr

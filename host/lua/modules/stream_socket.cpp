@@ -27,6 +27,9 @@
 #endif
 
 #include "host/lua/modules/system_certificates.h"
+#if defined(_WIN32)
+#include "host/lua/modules/windows_root_store.h"
+#endif
 
 namespace luaform::lua::net {
 namespace {
@@ -312,8 +315,19 @@ std::string StreamSocket::start_tls(const TlsOptions& options, const Wait& wait)
       file = http::system_certificates().file;
       directory = http::system_certificates().directory;
     }
-    if (SSL_CTX_load_verify_locations(ssl_context_, file.empty() ? nullptr : file.c_str(),
-                                      directory.empty() ? nullptr : directory.c_str()) != 1) {
+    if (file.empty() && directory.empty()) {
+#if defined(_WIN32)
+      if (add_windows_root_certificates(SSL_CTX_get_cert_store(ssl_context_)) == 0) {
+        return "no trusted certificates: the Windows ROOT store holds none that OpenSSL reads "
+               "(name some with cafile or capath)";
+      }
+#else
+      return "no trusted certificates found on this system (set SSL_CERT_FILE, or name some "
+             "with cafile or capath)";
+#endif
+    } else if (SSL_CTX_load_verify_locations(ssl_context_, file.empty() ? nullptr : file.c_str(),
+                                             directory.empty() ? nullptr : directory.c_str()) !=
+               1) {
       return "cannot read the trusted certificates " + (file.empty() ? directory : file);
     }
   }
