@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "host/lua/modules/child_process.h"
+#include "host/platform/windows_error.h"
 
 namespace luaform::lua::process {
 namespace {
@@ -29,19 +30,6 @@ std::wstring wide(const std::string& text) {
       ::MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), nullptr, 0);
   std::wstring out(static_cast<size_t>(size), L'\0');
   ::MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), out.data(), size);
-  return out;
-}
-
-std::string system_message(DWORD error) {
-  char* text = nullptr;
-  const DWORD length = ::FormatMessageA(
-      FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
-      nullptr, error, 0, reinterpret_cast<char*>(&text), 0, nullptr);
-  std::string out = length > 0 ? std::string(text, length) : "error " + std::to_string(error);
-  if (text != nullptr) ::LocalFree(text);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == '.')) {
-    out.pop_back();
-  }
   return out;
 }
 
@@ -73,7 +61,7 @@ void make_pipe(Pipe& pipe, bool child_reads) {
   HANDLE read_end = nullptr;
   HANDLE write_end = nullptr;
   if (!::CreatePipe(&read_end, &write_end, &inherit, 0)) {
-    throw RunError("cannot make a pipe: " + system_message(::GetLastError()));
+    throw RunError("cannot make a pipe: " + platform::windows_error_text(::GetLastError()));
   }
   pipe.parent.reset(child_reads ? write_end : read_end);
   pipe.child.reset(child_reads ? read_end : write_end);
@@ -201,7 +189,7 @@ Outcome run(const Command& command, const Watch& watch) {
 
   Handle job(::CreateJobObjectW(nullptr, nullptr));
   if (job.get() == nullptr) {
-    throw RunError("cannot make a job object: " + system_message(::GetLastError()));
+    throw RunError("cannot make a job object: " + platform::windows_error_text(::GetLastError()));
   }
   JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
   limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
@@ -223,9 +211,9 @@ Outcome run(const Command& command, const Watch& watch) {
     const DWORD error = ::GetLastError();
     if (!directory.empty() && (error == ERROR_DIRECTORY || error == ERROR_PATH_NOT_FOUND)) {
       throw RunError("cannot run " + name + " in " + command.directory + ": " +
-                     system_message(error));
+                     platform::windows_error_text(error));
     }
-    throw RunError("cannot run " + path + ": " + system_message(error));
+    throw RunError("cannot run " + path + ": " + platform::windows_error_text(error));
   }
   Handle process(started.hProcess);
   Handle thread(started.hThread);

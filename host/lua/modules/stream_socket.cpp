@@ -14,6 +14,8 @@
 #if defined(_WIN32)
 #include <winsock2.h>
 #include <ws2tcpip.h>
+
+#include "host/platform/windows_error.h"
 #else
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -63,16 +65,7 @@ void make_nonblocking(Native fd) {
   ::ioctlsocket(fd, FIONBIO, &on);
 }
 std::string system_text(int error) {
-  char* text = nullptr;
-  const DWORD length = ::FormatMessageA(
-      FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
-      nullptr, static_cast<DWORD>(error), 0, reinterpret_cast<char*>(&text), 0, nullptr);
-  std::string out = length > 0 ? std::string(text, length) : "error " + std::to_string(error);
-  if (text != nullptr) ::LocalFree(text);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == '.')) {
-    out.pop_back();
-  }
-  return out;
+  return platform::windows_error_text(static_cast<DWORD>(error));
 }
 void start_winsock() {
   static std::once_flag once;
