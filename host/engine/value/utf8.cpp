@@ -125,6 +125,13 @@ std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
   return text.substr(0, max_bytes);
 }
 
+std::string utf8_excerpt(std::string_view text, size_t max_bytes, std::string_view marker) {
+  const std::string_view cut = utf8_prefix(text, max_bytes);
+  std::string excerpt = valid_utf8(cut);
+  if (cut.size() < text.size()) excerpt += marker;
+  return excerpt;
+}
+
 std::string one_line_text(std::string_view text) {
   const std::string valid = valid_utf8(text);
   std::string out;

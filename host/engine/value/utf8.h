@@ -22,6 +22,10 @@ std::string valid_utf8(std::string_view text);
 // Ill-formed bytes are cut where they are (valid_utf8 makes them U+FFFD).
 std::string_view utf8_prefix(std::string_view text, size_t max_bytes);
 
+// An excerpt of `text` to quote in a message: valid_utf8 of its utf8_prefix of `max_bytes`,
+// followed by `marker` when that cut something off.
+std::string utf8_excerpt(std::string_view text, size_t max_bytes, std::string_view marker);
+
 // `text` for one line of a terminal: valid_utf8, with every control character (Unicode's Cc:
 // C0, DEL and C1, which some terminals obey too) escaped in the form Go's %q gives it: \a \b
 // \f \n \r \t \v, else \x1b below U+0080 and \u009b above. A newline or an ANSI escape

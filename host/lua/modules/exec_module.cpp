@@ -184,8 +184,7 @@ std::string quoted_output(const process::Outcome& outcome) {
     said.remove_suffix(1);
   }
   if (said.empty()) return "";
-  const std::string_view cut = engine::utf8_prefix(said, kQuotedOutputLimit);
-  return ": " + engine::valid_utf8(cut) + (cut.size() < said.size() ? " [...]" : "");
+  return ": " + engine::utf8_excerpt(said, kQuotedOutputLimit, " [...]");
 }
 
 int run_program(lua_State* L) {

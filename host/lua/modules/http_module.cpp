@@ -407,9 +407,7 @@ void push_response(lua_State* L, const http::Response& response) {
   // Cut at a character's start, and made UTF-8 (a Latin-1 body's bytes become U+FFFD): the
   // message ends up in a diagnostic, which the CLI refuses whole over one bad byte. Every
   // well-formed character is kept byte for byte, so a secret the body quotes is still hidden.
-  const std::string_view cut = engine::utf8_prefix(response.body, kQuotedBodyLimit);
-  std::string quoted = engine::valid_utf8(cut);
-  if (cut.size() < response.body.size()) quoted += "...";
+  const std::string quoted = engine::utf8_excerpt(response.body, kQuotedBodyLimit, "...");
   std::string message = script_where(L) + request.method + " " + request.url + ": status " +
                         std::to_string(response.status);
   if (!quoted.empty()) message += ": " + quoted;

@@ -81,6 +81,14 @@ TEST_CASE("a cut at a byte count moves back to the start of the character it wou
   CHECK(is_valid_utf8(utf8_prefix(body, 512)));
 }
 
+TEST_CASE("an excerpt to quote is cut on a character, valid, and marked only when cut") {
+  CHECK(utf8_excerpt("short", 100, " [...]") == "short");
+  CHECK(utf8_excerpt("ab\xC3\xA9tail", 3, "...") == "ab...");       // not inside é
+  CHECK(utf8_excerpt("caf\xE9", 100, "...") == "caf\xEF\xBF\xBD");  // Latin-1 é: U+FFFD
+  CHECK(utf8_excerpt("caf\xE9s", 4, " [...]") == "caf\xEF\xBF\xBD [...]");
+  CHECK(utf8_excerpt("", 0, "...") == "");
+}
+
 TEST_CASE("text for one line has its control characters escaped and stays valid UTF-8") {
   CHECK(one_line_text("Dune") == "Dune");
   CHECK(one_line_text("caf\xC3\xA9 \xE2\x82\xAC") == "caf\xC3\xA9 \xE2\x82\xAC");
