@@ -14,6 +14,7 @@
 #include "host/lua/core/json_conversion.h"
 #include "host/lua/modules/encoding_module.h"
 
+#include "limited_run.h"
 #include "provider_dir.h"
 
 using namespace luaform;
@@ -84,15 +85,10 @@ TEST_CASE("load accepts source text but not precompiled chunks") {
 
 namespace {
 
-// Runs `code` in a state limited to `limits`: its error message, or "" when it completed.
+// Runs `code`, named hog.lua, in a state limited to `limits`: its error message, or "" when it
+// completed.
 std::string run_limited(lua_State* L, const std::string& code) {
-  auto failure = lua::protected_run(L, [&](lua_State* S) {
-    if (luaL_loadbufferx(S, code.data(), code.size(), "=hog.lua", "t") != LUA_OK) {
-      lua_error(S);
-    }
-    lua_call(S, 0, 0);
-  });
-  return failure.value_or("");
+  return lua::testing::run_to_end(L, code, "=hog.lua").error;
 }
 
 }  // namespace

@@ -7,11 +7,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstring>
 #include <string>
 #include <thread>
 
 #include "host/lua/core/sandbox.h"
+#include "limited_run.h"
 #include "provider_dir.h"
 
 using namespace luaform::lua;
@@ -68,17 +68,11 @@ TEST_CASE(
   luaL_requiref(L, "lpeg", open_lpeg_module, 0);
   lua_pop(L, 1);
   auto run = [&] {
-    REQUIRE(luaL_loadbuffer(L, kExponential, std::strlen(kExponential), "=grammar.lua") == LUA_OK);
-    const auto started = std::chrono::steady_clock::now();
-    const int status = lua_pcall(L, 0, 1, 0);
-    const auto took = std::chrono::steady_clock::now() - started;
-    std::string message = lua_tostring(L, -1) != nullptr ? lua_tostring(L, -1) : "";
-    lua_pop(L, 1);
-    CHECK(took < std::chrono::seconds(120));  // about two seconds; the sanitizers slow it down
-    CHECK(status != LUA_OK);
-    return message;
-  };
-  // No deadline: the two seconds end it, at the line of the match.
+    const testing::RunEnd end = testing::run_to_end(L, kExponential, "=grammar.lua");
+    CHECK(end.took < std::chrono::seconds(120));  // about two seconds; the sanitizers slow it down
+    CHECK(!end.error.empty());
+    return end.error;
+  };  // No deadline: the two seconds end it, at the line of the match.
   const std::string budget = run();
   CHECK(budget.find("grammar.lua:5: lpeg.match: pattern too complex for this subject") == 0);
   // A deadline that passes first.
@@ -116,11 +110,9 @@ TEST_CASE("lpeg: what a match holds counts against the memory limit") {
   const char* hog =
       "local lpeg = require('lpeg')\n"
       "return lpeg.Ct(lpeg.C(1) ^ 0):match(string.rep('x', 4 * 1024 * 1024))";
-  REQUIRE(luaL_loadbuffer(L, hog, std::strlen(hog), "=hog.lua") == LUA_OK);
-  REQUIRE(lua_pcall(L, 0, 1, 0) != LUA_OK);
-  const std::string message = lua_tostring(L, -1);
-  CHECK(message.find("not enough memory") != std::string::npos);
-  lua_pop(L, 1);
+  CHECK(testing::run_to_end(L, hog, "=hog.lua").error.find("not enough memory") !=
+        std::string::npos);
+
   lua_gc(L, LUA_GCCOLLECT);
   REQUIRE(luaL_dostring(L, "return require('lpeg').match(require('lpeg').P('ab'), 'abc')") ==
           LUA_OK);
