@@ -10,7 +10,7 @@
 ---@alias luaform.HttpQuery table<string, string|number|boolean|(string|number|boolean)[]>
 
 --- The options of `tf.http.client`.
----@class (exact) luaform.HttpClientOptions : { base_url?: any, headers?: any, username?: any, password?: any, bearer_token?: any, timeout?: any, connect_timeout?: any, retries?: any, retry_wait_min?: any, retry_wait_max?: any, ca_file?: any, client_cert?: any, client_key?: any, insecure?: any, max_response_bytes?: any, proxy?: any, [string]: nil }
+---@class (exact) luaform.HttpClientOptions : { base_url?: any, headers?: any, username?: any, password?: any, bearer_token?: any, timeout?: any, connect_timeout?: any, retries?: any, retry_wait_min?: any, retry_wait_max?: any, ca_file?: any, client_cert?: any, client_key?: any, insecure?: any, max_response_bytes?: any, proxy?: any, oauth2?: any, [string]: nil }
 ---@field base_url? string paths of requests are joined to it
 ---@field headers? luaform.HttpHeaders sent with every request
 ---@field username? string basic authentication
@@ -27,6 +27,16 @@
 ---@field insecure? boolean no TLS verification
 ---@field max_response_bytes? integer the longest body accepted (64 MiB)
 ---@field proxy? string a proxy for every request, whatever the environment says
+---@field oauth2? luaform.HttpOAuth2 requests carry a token of OAuth 2.0's client credentials grant
+
+--- OAuth 2.0's client credentials grant: a token fetched before the first request, again when due and after a 401.
+---@class (exact) luaform.HttpOAuth2 : { token_url: any, client_id: any, client_secret: any, scopes?: any, params?: any, auth?: any, [string]: nil }
+---@field token_url string the token endpoint (a path is joined to base_url)
+---@field client_id string
+---@field client_secret string
+---@field scopes? string[] sent space-separated as `scope`
+---@field params? table<string, string> more fields of the token request (audience, resource)
+---@field auth? "basic"|"body" the client's credentials by HTTP basic authentication (default) or in the form
 
 --- The options of `client:get` and the other verbs.
 ---@class (exact) luaform.HttpOptions : { query?: any, headers?: any, timeout?: any, retries?: any, allow?: any, body?: any, [string]: nil }

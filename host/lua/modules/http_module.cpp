@@ -20,6 +20,7 @@
 #include "host/lua/core/sandbox.h"
 #include "host/lua/core/script_where.h"
 #include "host/lua/modules/http_client.h"
+#include "host/lua/modules/http_oauth2.h"
 
 namespace luaform::lua {
 namespace {
@@ -42,11 +43,13 @@ struct ClientOptions {
   http::Tls tls;
   std::string proxy;
   size_t max_response_bytes = kDefaultMaxResponseBytes;
+  std::optional<http::ClientCredentials> oauth2;
 };
 
 struct Client {
   ClientOptions options;
   http::Session session;
+  std::optional<http::AccessToken> token;  // with the oauth2 option
 };
 
 // ---- reading options ---------------------------------------------------------------------
@@ -174,12 +177,64 @@ void reject_unknown_keys(lua_State* L, int table, const std::set<std::string>& k
   }
 }
 
+// The `oauth2` option: the client credentials grant that authorises a client's requests.
+std::optional<http::ClientCredentials> read_client_credentials(lua_State* L, int table,
+                                                               const std::string& base_url) {
+  lua_getfield(L, table, "oauth2");
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return std::nullopt;
+  }
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    throw std::runtime_error(
+        "http: oauth2 must be a table, as in { token_url = ..., client_id = ..., "
+        "client_secret = ... }");
+  }
+  const int options = lua_gettop(L);
+  reject_unknown_keys(L, options,
+                      {"token_url", "client_id", "client_secret", "scopes", "params", "auth"},
+                      "oauth2");
+  http::ClientCredentials grant;
+  for (auto [field, name] : {std::pair{&grant.token_url, "token_url"},
+                             {&grant.client_id, "client_id"},
+                             {&grant.client_secret, "client_secret"}}) {
+    *field = string_field(L, options, name, "http: oauth2").value_or("");
+    if (field->empty()) throw std::runtime_error(std::string("http: oauth2 needs ") + name);
+  }
+  grant.token_url = http::join_url(base_url, grant.token_url);
+  lua_getfield(L, options, "scopes");
+  if (lua_istable(L, -1)) {
+    const auto n = static_cast<lua_Integer>(lua_rawlen(L, -1));
+    for (lua_Integer i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, i);
+      grant.scopes.push_back(scalar_text(L, -1, "oauth2.scopes[" + std::to_string(i) + "]"));
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, -1)) {
+    lua_pop(L, 2);
+    throw std::runtime_error("http: oauth2.scopes must be a list of strings");
+  }
+  lua_pop(L, 1);
+  grant.parameters = pairs_field(L, options, "params", false);
+  const std::string auth = string_field(L, options, "auth", "http: oauth2").value_or("basic");
+  if (auth != "basic" && auth != "body") {
+    throw std::runtime_error(
+        "http: oauth2.auth must be \"basic\" (HTTP basic authentication, the default) or "
+        "\"body\" (the client's credentials in the form)");
+  }
+  grant.credentials_in_body = auth == "body";
+  lua_pop(L, 1);
+  return grant;
+}
+
 ClientOptions read_client_options(lua_State* L, int table) {
-  reject_unknown_keys(L, table,
-                      {"base_url", "headers", "username", "password", "bearer_token", "timeout",
-                       "connect_timeout", "retries", "retry_wait_min", "retry_wait_max", "ca_file",
-                       "client_cert", "client_key", "insecure", "max_response_bytes", "proxy"},
-                      "client");
+  reject_unknown_keys(
+      L, table,
+      {"base_url", "headers", "username", "password", "bearer_token", "timeout", "connect_timeout",
+       "retries", "retry_wait_min", "retry_wait_max", "ca_file", "client_cert", "client_key",
+       "insecure", "max_response_bytes", "proxy", "oauth2"},
+      "client");
   ClientOptions options;
   options.base_url = string_field(L, table, "base_url", "http").value_or("");
   options.headers = pairs_field(L, table, "headers", false);
@@ -219,6 +274,11 @@ ClientOptions read_client_options(lua_State* L, int table) {
   lua_getfield(L, table, "insecure");
   options.tls.insecure = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
+  options.oauth2 = read_client_credentials(L, table, options.base_url);
+  if (options.oauth2 && (options.basic_auth || !token.empty())) {
+    throw std::runtime_error(
+        "http: a client takes oauth2, username/password or bearer_token, one of them");
+  }
   return options;
 }
 
@@ -350,6 +410,22 @@ http::Response send(lua_State* L, Client& client, Call& call) {
     call.request.max_response_bytes = client.options.max_response_bytes;
     call.request.max_response_why = "the client's max_response_bytes (default 64 MiB)";
   }
+  // A request that brings its own Authorization header is sent as it is.
+  if (!client.token || has_header(call.request.headers, "authorization")) {
+    return client.session.send(call.request, call.retry, interruption);
+  }
+  bool fetched = false;
+  auto authorize = [&] {
+    return client.token->authorization(client.session, call.request, call.retry, interruption,
+                                       fetched);
+  };
+  call.request.headers.emplace_back("Authorization", authorize());
+  http::Response response = client.session.send(call.request, call.retry, interruption);
+  if (response.status != 401 || fetched) return response;
+  // Refused with a token fetched earlier: it may have been revoked or have ended early. Once
+  // more with a new one; a refusal then is the API's answer.
+  client.token->forget();
+  call.request.headers.back().second = authorize();
   return client.session.send(call.request, call.retry, interruption);
 }
 
@@ -439,7 +515,8 @@ int new_client(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   ClientOptions options = read_client_options(L, 1);
   void* memory = lua_newuserdatauv(L, sizeof(Client), 0);
-  new (memory) Client{std::move(options), http::Session()};
+  auto* client = new (memory) Client{std::move(options), http::Session(), std::nullopt};
+  if (client->options.oauth2) client->token.emplace(*client->options.oauth2);
   luaL_setmetatable(L, kClientMetatable);
   return 1;
 }

@@ -81,6 +81,12 @@ std::string encode_query(const Headers& parameters) {
   return out;
 }
 
+std::string percent_encoded(std::string_view text) {
+  std::string out;
+  percent_encode(out, text);
+  return out;
+}
+
 std::string join_url(std::string_view base, std::string_view path) {
   if (path.starts_with("http://") || path.starts_with("https://")) return std::string(path);
   if (path.empty()) return std::string(base);

@@ -40,6 +40,9 @@ Milliseconds backoff_wait(int retry, const RetryPolicy& policy, double unit_rand
 // order given.
 std::string encode_query(const Headers& parameters);
 
+// One name or value percent-encoded as encode_query spells it.
+std::string percent_encoded(std::string_view text);
+
 // `base` and `path` joined with exactly one slash; a `path` that is already a full URL
 // ("http://..." or "https://...") is returned as it is.
 std::string join_url(std::string_view base, std::string_view path);

@@ -37,6 +37,43 @@ TEST_CASE("a client refuses options it does not know or cannot use, saying which
   CHECK(evaluate("type(tf.http.client { proxy = 'http://127.0.0.1:3128' })") == "userdata");
 }
 
+TEST_CASE("the oauth2 option is checked when the client is made, naming what is wrong") {
+  const std::string grant =
+      "token_url = '/oauth/token', client_id = 'robot', client_secret = 's3cret'";
+  CHECK(evaluate("type(tf.http.client { base_url = 'http://x', oauth2 = { " + grant + " } })") ==
+        "userdata");
+  CHECK(evaluate("type(tf.http.client { oauth2 = { " + grant +
+                 ", scopes = { 'a', 'b' }, params = { audience = 'api' }, auth = 'body' } })") ==
+        "userdata");
+  CHECK(evaluate("tf.http.client { oauth2 = 'robot:s3cret' }")
+            .find("oauth2 must be a table, as in { token_url = ...") != std::string::npos);
+  CHECK(evaluate("tf.http.client { oauth2 = { " + grant + ", scope = 'a' } }")
+            .find("oauth2 has no option \"scope\" (known: auth, client_id, client_secret, "
+                  "params, scopes, token_url)") != std::string::npos);
+  CHECK(evaluate("tf.http.client { oauth2 = { token_url = '/t', client_id = 'robot' } }")
+            .find("http: oauth2 needs client_secret") != std::string::npos);
+  CHECK(evaluate("tf.http.client { oauth2 = { " + grant + ", scopes = 'a b' } }")
+            .find("oauth2.scopes must be a list of strings") != std::string::npos);
+  CHECK(evaluate("tf.http.client { oauth2 = { " + grant + ", auth = 'post' } }")
+            .find("oauth2.auth must be \"basic\"") != std::string::npos);
+  CHECK(evaluate("tf.http.client { bearer_token = 't', oauth2 = { " + grant + " } }")
+            .find("a client takes oauth2, username/password or bearer_token, one of them") !=
+        std::string::npos);
+}
+
+TEST_CASE("a token endpoint that cannot be reached fails the request, naming the token URL") {
+  // Nothing listens on port 9: the token request fails before the API is asked, and the
+  // message says it was the token request (the secret is not in it).
+  const std::string text = evaluate(
+      "tf.http.client { base_url = 'http://127.0.0.1:9/api', retries = 0, oauth2 = { "
+      "token_url = '/oauth/token', client_id = 'robot', client_secret = 's3cret' } }"
+      ":get('/things')");
+  CHECK_MESSAGE(text.find("http: the OAuth2 token request failed: POST "
+                          "http://127.0.0.1:9/api/oauth/token: ") != std::string::npos,
+                text);
+  CHECK_MESSAGE(text.find("s3cret") == std::string::npos, text);
+}
+
 TEST_CASE("a request that gets no answer names the script line, the request and the attempts") {
   // Port 9 on loopback (discard) has no listener here: the connection is refused at once.
   const std::string text = evaluate(
