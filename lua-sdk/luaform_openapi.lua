@@ -41,10 +41,41 @@ local function option_error(message)
   error("tf.openapi.provider: " .. message, CALLER + 1)
 end
 
--- The provider's arguments for one security scheme, and how a request carries them.
+-- A token URL as the description gives it, made whole: OpenAPI reads a relative one against
+-- the server's URL (RFC 3986), so "/oauth/token" is at the server's root whatever its path.
+local function whole_url(url, base_url)
+  if url:match("^%a[%w+.-]*://") then
+    return url
+  end
+  local origin = base_url:match("^(%a[%w+.-]*://[^/?#]+)")
+  if url:sub(1, 1) == "/" and origin then
+    return origin .. url
+  end
+  return (base_url:gsub("/*$", "")) .. "/" .. url
+end
+
+-- OAuth 2.0's client credentials flow of a scheme: OpenAPI 3's flows.clientCredentials or
+-- Swagger 2's flow "application"; nil for the other flows, which need a person at a browser.
+local function client_credentials_flow(scheme)
+  if scheme.type ~= "oauth2" then
+    return nil
+  end
+  if type(scheme.flows) == "table" and type(scheme.flows.clientCredentials) == "table" then
+    return scheme.flows.clientCredentials
+  end
+  if scheme.flow == "application" then
+    return scheme
+  end
+  return nil
+end
+
+-- The provider's arguments for one security scheme, each { name, environment variable,
+-- plain = not sensitive, list = a list of strings, default = what the description says,
+-- what = what it is, for its description }, and how a request carries them.
 local function credential(name, scheme, env)
   local attribute = schema.attribute_name(name)
   local variable = env .. "_" .. attribute:upper()
+  local flow = client_credentials_flow(scheme)
   if scheme.type == "apiKey" then
     return { { attribute, variable } }, function(config, request)
       local value = config[attribute]
@@ -61,13 +92,37 @@ local function credential(name, scheme, env)
     end
   elseif (scheme.type == "http" and tostring(scheme.scheme):lower() == "basic")
     or scheme.type == "basic" then
-    return { { "username", env .. "_USERNAME", true }, { "password", env .. "_PASSWORD" } },
+    return { { "username", env .. "_USERNAME", plain = true }, { "password", env .. "_PASSWORD" } },
       function(config, request)
         request.username, request.password = config.username, config.password
       end
   elseif scheme.type == "http" and tostring(scheme.scheme):lower() == "bearer" then
     return { { attribute, variable } }, function(config, request)
       request.bearer_token = config[attribute]
+    end
+  elseif flow then
+    local token_url = type(flow.tokenUrl) == "string" and flow.tokenUrl or nil
+    return {
+      { "client_id", env .. "_CLIENT_ID", plain = true, what = "OAuth 2.0 client id" },
+      { "client_secret", env .. "_CLIENT_SECRET", what = "OAuth 2.0 client secret" },
+      { "token_url", env .. "_TOKEN_URL", plain = true, default = token_url,
+        what = "OAuth 2.0 token endpoint" },
+      { "scopes", list = true },
+    }, function(config, request)
+      -- Several schemes may use the flow: the first one (by name) is used.
+      if config.client_id == nil or request.oauth2 then
+        return
+      end
+      if config.token_url == nil then
+        error("the provider needs token_url: the security scheme " .. name
+          .. " states no tokenUrl", 0)
+      end
+      request.oauth2 = {
+        token_url = whole_url(config.token_url, config.base_url),
+        client_id = config.client_id,
+        client_secret = config.client_secret,
+        scopes = config.scopes,
+      }
     end
   end
   return {}, nil
@@ -91,13 +146,22 @@ local function provider_schema(tf, doc, env)
   for _, name in ipairs(check.sorted_keys(schemes)) do
     local arguments, carry = credential(name, schemes[name], env)
     for _, argument in ipairs(arguments) do
-      local attribute, variable, plain = argument[1], argument[2], argument[3]
-      declared[attribute] = tf.string {
-        optional = true,
-        sensitive = not plain or nil,
-        default = tf.env(variable),
-        description = "Credential of the security scheme " .. name .. " (env " .. variable .. ")",
-      }
+      local attribute, variable = argument[1], argument[2]
+      if argument.list then
+        declared[attribute] = declared[attribute] or tf.list(tf.string) {
+          optional = true,
+          description = "The scopes the security scheme " .. name .. " asks for",
+        }
+      else
+        declared[attribute] = declared[attribute] or tf.string {
+          optional = true,
+          sensitive = not argument.plain or nil,
+          default = tf.env(variable, argument.default),
+          description = (argument.what or "Credential") .. " of the security scheme " .. name
+            .. " (env " .. variable
+            .. (argument.default and ", default " .. argument.default or "") .. ")",
+        }
+      end
     end
     apply[#apply + 1] = carry
   end
@@ -119,6 +183,7 @@ local function make_client(tf, doc, config, carriers)
     username = request.username,
     password = request.password,
     bearer_token = request.bearer_token,
+    oauth2 = request.oauth2,
     insecure = config.insecure,
   }
   return api.new(doc, client, request.query)

@@ -28,6 +28,7 @@ from support import etcd_service
 from support import postgresql_service
 from support import redis_service
 from support import json_server as json_server_module
+from support import oauth_gateway
 from support import shared_servers
 from support.etcd_service import Etcd, EtcdKeys
 from support.evolve_config import CONFIG as EVOLVE_CONFIG
@@ -273,6 +274,30 @@ def own_json_server(json_server_binary, tmp_path):
     server = JsonServer(json_server_binary, tmp_path, namespaces=1)
     yield JsonSpace(server.url, server.log, 1, 1, server=server)
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_oauth_gateway(shared_json_server) -> dict:
+    """The run's OAuth 2.0 gateway and issuer, in front of the run's json-server."""
+    return shared_servers.shared_server(
+        "oauth-gateway",
+        lambda place: oauth_gateway.start_shared(place, shared_json_server["url"]))
+
+
+@pytest.fixture
+def gated(shared_oauth_gateway, json_server) -> oauth_gateway.GatedSpace:
+    """A json-server namespace of this scenario's own, behind the run's OAuth 2.0 gateway."""
+    return oauth_gateway.GatedSpace(shared_oauth_gateway["url"],
+                                    Path(shared_oauth_gateway["log"]), json_server)
+
+
+@pytest.fixture
+def own_gateway(shared_json_server, json_server, tmp_path):
+    """An issuer and a gateway of this scenario's own (tokens lasting a minute), for one that
+    starts them anew."""
+    own = oauth_gateway.OwnGateway(tmp_path / "gateway", json_server, token_seconds=60)
+    yield own
+    own.stop()
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,8 @@ packages=(
   # the Redis server and pure-Lua client of tests/e2e/test_redis_provider.py, and the
   # PostgreSQL server and psql of tests/e2e/test_postgresql_provider.py
   sqlite3 redis-server lua-redis postgresql-15 postgresql-client-15
+  # the OAuth 2.0 gateway of tests/e2e/test_oauth2_client.py (support/oauth_gateway.py)
+  apache2 libapache2-mod-auth-openidc
 )
 (($# > 0)) && packages=("$@")
 

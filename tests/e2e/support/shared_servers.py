@@ -35,10 +35,12 @@ def close_run(directory: Path) -> None:
     """Called by the run's controller after the last scenario: stops every shared server."""
     for record in sorted(directory.glob("*.json")):
         try:
-            pid = json.loads(record.read_text())["pid"]
+            found = json.loads(record.read_text())
+            pids = [found["pid"], *found.get("more_pids", [])]
         except (OSError, ValueError, KeyError):
             continue
-        stop_group(pid)
+        for pid in pids:
+            stop_group(pid)
     shutil.rmtree(directory, ignore_errors=True)
 
 
@@ -91,7 +93,8 @@ def locked(name: str) -> Iterator[Path]:
 
 def shared_server(name: str, start: Callable[[Path], dict]) -> dict:
     """How to reach the run's server `name`: what `start(directory)` returned when the first
-    scenario that needed it started it (a JSON-able dict whose "pid" leads a process group)."""
+    scenario that needed it started it (a JSON-able dict whose "pid" leads a process group,
+    and "more_pids" the groups of the processes it works with, if any)."""
     with locked(name) as directory:
         record = directory / f"{name}.json"
         if record.exists():
