@@ -13,6 +13,8 @@
 --     data_sources = { ... },          -- the same for data sources
 --     nesting = 2,                     -- levels of objects in objects that are nested
 --                                      -- attributes (deeper: JSON text)
+--     poll = { link = "task" },        -- where a 202's status is, when the conventions do
+--                                      -- not find it (luaform_openapi_async); per type too
 --   }
 --
 -- See "From an OpenAPI description" in the authoring guide for the conventions and options.
@@ -23,6 +25,8 @@ local schema = require("luaform_openapi_schema")
 local types = require("luaform_openapi_types")
 local lists = require("luaform_openapi_lists")
 local api = require("luaform_openapi_api")
+local async = require("luaform_openapi_async")
+local paths = require("luaform_paths")
 
 local CALLER = check.CALLER
 
@@ -30,28 +34,16 @@ local M = {}
 
 local OPTIONS = {
   document = true, env_prefix = true, resources = true, data_sources = true, description = true,
-  depth = true, nesting = true,
+  depth = true, nesting = true, poll = true,
 }
 local TYPE_OPTIONS = {
   attributes = true, id = true, gone = true, depth = true, create = true, read = true,
   update = true, delete = true, import = true, timeouts = true, read_after_write = true,
+  poll = true,
 }
 
 local function option_error(message)
   error("tf.openapi.provider: " .. message, CALLER + 1)
-end
-
--- A token URL as the description gives it, made whole: OpenAPI reads a relative one against
--- the server's URL (RFC 3986), so "/oauth/token" is at the server's root whatever its path.
-local function whole_url(url, base_url)
-  if url:match("^%a[%w+.-]*://") then
-    return url
-  end
-  local origin = base_url:match("^(%a[%w+.-]*://[^/?#]+)")
-  if url:sub(1, 1) == "/" and origin then
-    return origin .. url
-  end
-  return (base_url:gsub("/*$", "")) .. "/" .. url
 end
 
 -- OAuth 2.0's client credentials flow of a scheme: OpenAPI 3's flows.clientCredentials or
@@ -118,7 +110,8 @@ local function credential(name, scheme, env)
           .. " states no tokenUrl", 0)
       end
       request.oauth2 = {
-        token_url = whole_url(config.token_url, config.base_url),
+        -- OpenAPI reads a relative tokenUrl against the server's URL.
+        token_url = paths.resolve(config.token_url, config.base_url),
         client_id = config.client_id,
         client_secret = config.client_secret,
         scopes = config.scopes,
@@ -169,13 +162,13 @@ local function provider_schema(tf, doc, env)
 end
 
 -- The client every hook gets (luaform_openapi_api), with the credentials each request carries.
-local function make_client(tf, doc, config, carriers)
+local function make_client(tf, doc, config, carriers, poll)
+  if not config.base_url then
+    error("the provider needs base_url: the description states no server", 0)
+  end
   local request = { headers = {}, query = {} }
   for _, carry in ipairs(carriers) do
     carry(config, request)
-  end
-  if not config.base_url then
-    error("the provider needs base_url: the description states no server", 0)
   end
   local client = tf.http.client {
     base_url = config.base_url,
@@ -186,7 +179,7 @@ local function make_client(tf, doc, config, carriers)
     oauth2 = request.oauth2,
     insecure = config.insecure,
   }
-  return api.new(doc, client, request.query)
+  return api.new(doc, client, request.query, config.base_url, poll)
 end
 
 -- Why no type claims `op`, in the words of the conventions (luaform_openapi_types).
@@ -271,6 +264,10 @@ local function checked(options)
   if type(options.document) ~= "string" then
     option_error("document must be the description's file name, such as \"api.yaml\"")
   end
+  problem = async.option_problem(options.poll)
+  if problem then
+    option_error(problem)
+  end
   if options.nesting ~= nil and math.type(options.nesting) ~= "integer"
     or (options.nesting or 0) < 0 then
     option_error("nesting must be a whole number of levels (0: nested objects are JSON text)")
@@ -286,7 +283,7 @@ local function checked(options)
           option_error(kind .. "." .. tostring(name) .. " must be a table of options or false")
         end
         problem = check.unknown_key("tf.openapi.provider: " .. kind .. "." .. name,
-          type_options, TYPE_OPTIONS)
+          type_options, TYPE_OPTIONS) or async.option_problem(type_options.poll)
         if problem then
           error(problem, CALLER + 1)
         end
@@ -351,7 +348,7 @@ function M.provider(options)
       if next(unknown) then
         return nil
       end
-      return make_client(tf, doc, config, carriers)
+      return make_client(tf, doc, config, carriers, options.poll)
     end,
     types = served,
   }

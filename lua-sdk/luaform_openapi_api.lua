@@ -11,17 +11,22 @@
 --                   body schema: a field the schema does not state (a typo), or a value of
 --                   another type, is an error naming the field's place in the body
 --     options       { allow = { 404 } }: statuses answered like a success; { check = false }
---                   sends the body unchecked (a description that leaves fields out)
+--                   sends the body unchecked (a description that leaves fields out);
+--                   { poll = false } returns a 202 as it is, { poll = { ... } } says where
+--                   its status is (luaform_openapi_async)
 --   api.http        the tf.http client itself, for what the description does not describe
 --
 -- A status outside 2xx (and `allow`) is an error naming the method, the path, the operationId,
--- the status and the start of the answer's body.
+-- the status and the start of the answer's body. A 202 is followed until the work it started
+-- is done; the response then holds `finished`, the last status answer, and `created`, the
+-- link to what the work made when it says.
 
 local json = require("luaform_json")
 local paths = require("luaform_paths")
 local document = require("luaform_openapi_document")
 local schema = require("luaform_openapi_schema")
 local sorted_keys = require("luaform_check").sorted_keys
+local async = require("luaform_openapi_async")
 
 local null = json.null
 
@@ -76,6 +81,17 @@ function M.call(client, op, values, body, allow, extra)
   if object == null then
     object = nil
   end
+  -- Work the operation started and did not finish: followed to its end (luaform_openapi_async).
+  local poll = extra.poll
+  if poll == nil then
+    poll = client.poll
+  end
+  if response.status == 202 and poll ~= false then
+    local finished, answered = async.finished(client, op, response, object, poll or {})
+    if answered then
+      response.finished, response.created = finished, answered.created
+    end
+  end
   return object, response
 end
 
@@ -83,9 +99,11 @@ local Api = {}
 Api.__index = Api
 
 -- The client of a configured provider: `http` a tf.http client, `query` what every request
--- carries in its query (API keys), `doc` the description.
-function M.new(doc, http, query)
-  return setmetatable({ http = http, query = query, doc = doc }, Api)
+-- carries in its query (API keys), `doc` the description, `base_url` what links are read
+-- against, `poll` the provider's options for 202 answers (luaform_openapi_async).
+function M.new(doc, http, query, base_url, poll)
+  return setmetatable({ http = http, query = query, doc = doc, base_url = base_url,
+    poll = poll }, Api)
 end
 
 -- The operation of `id`, by a table made on first use.
@@ -333,7 +351,8 @@ function Api:call(operation_id, parameters, body, options)
     error(operation_id .. " needs a body (" .. op.where .. ")", 2)
   end
   return M.call(self, op, placed.path, body, options.allow,
-    { query = placed.query, headers = next(placed.header) and placed.header or nil })
+    { query = placed.query, headers = next(placed.header) and placed.header or nil,
+      poll = options.poll })
 end
 
 return M

@@ -449,16 +449,19 @@ function M.id_in(object, plan, id_field)
   return nil
 end
 
--- The id a create's answer gives, else the last segment of a Location header.
+local function last_segment(link)
+  local last = link and link:gsub("[?#].*$", ""):gsub("/+$", ""):match("([^/]+)$")
+  return last and paths.unescape(last)
+end
+
+-- The id a create's answer gives: of what the work it started made (a 202 followed to its
+-- end), else of the answer's object, else the last segment of a Location header (which a 202
+-- gives to its status, not to the object).
 local function created_id(object, response, plan, id_field)
-  local id = M.id_in(object, plan, id_field)
+  local id = last_segment(response.created) or M.id_in(object, plan, id_field)
+    or (response.status ~= 202 and last_segment(response.headers.location))
   if id then
     return id
-  end
-  local location = response.headers.location
-  local last = location and location:gsub("[?#].*$", ""):gsub("/+$", ""):match("([^/]+)$")
-  if last then
-    return paths.unescape(last)
   end
   error(string.format("the answer to %s (status %d) has no id (no %s field, no Location "
     .. "header); name the field with the mapping's id option", plan.operations.create.where,
@@ -481,6 +484,8 @@ end
 local function resource_hooks(plan, fields, parents, options, call, answered)
   local ops = plan.operations
   local gone = options.gone or { 404 }
+  -- The type's poll option, when it has one (else the provider's, which the client holds).
+  local extra = { poll = options.poll }
   local function parameters(d, with_id)
     local values = {}
     for _, parent in ipairs(parents) do
@@ -493,7 +498,7 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
   end
   local hooks = {}
   hooks.read = function(d, client)
-    local object, response = call(client, ops.read, parameters(d, true), nil, gone)
+    local object, response = call(client, ops.read, parameters(d, true), nil, gone, extra)
     for _, status in ipairs(gone) do
       if response.status == status then
         d:set_id("")
@@ -504,7 +509,7 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
   end
   hooks.create = function(d, client)
     local object, response = call(client, ops.create, parameters(d, false),
-      body_of(d, fields, "in_body"))
+      body_of(d, fields, "in_body"), nil, extra)
     d:set_id(created_id(object, response, plan, options.id))
     -- Read back unless the answer is the object: a 201 with only a Location, a 204 or another
     -- schema says too little, and what the server keeps is what the next plan compares with.
@@ -516,7 +521,8 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
   end
   if ops.update then
     hooks.update = function(d, client)
-      local object = call(client, ops.update, parameters(d, true), body_of(d, fields, "in_update"))
+      local object = call(client, ops.update, parameters(d, true), body_of(d, fields, "in_update"),
+        nil, extra)
       if answered.update and type(object) == "table" then
         record(d, fields, object)
       else
@@ -526,7 +532,7 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
   end
   hooks.delete = function(d, client)
     if ops.delete then
-      call(client, ops.delete, parameters(d, true), nil, gone)
+      call(client, ops.delete, parameters(d, true), nil, gone, extra)
     end
   end
   hooks.import = function(d)

@@ -4,6 +4,9 @@
 --   tf.http.escape("team/web 1")          "team%2Fweb%201" (Go's url.PathEscape)
 --   tf.http.unescape("team%2Fweb%201")    "team/web 1"; an error on a malformed escape
 --   tf.http.path("servers", name, "disks")  "/servers/" .. escape(name) .. "/disks"
+--
+-- And, inside the SDK, resolve(link, base_url): a link an answer or a description gives, made
+-- a whole URL.
 
 local M = {}
 
@@ -54,6 +57,20 @@ function M.path(...)
     parts[i] = M.escape(segment)
   end
   return "/" .. table.concat(parts, "/")
+end
+
+-- `link` (a whole URL, a path from the root, or a relative path) read against `base_url` as a
+-- browser reads a link (RFC 3986): "/tasks/7" is at the root of base_url's host, whatever its
+-- path ("http://h/api" gives "http://h/tasks/7"); "tasks/7" is below base_url.
+function M.resolve(link, base_url)
+  if link:match("^%a[%w+.-]*://") then
+    return link
+  end
+  local origin = base_url:match("^(%a[%w+.-]*://[^/?#]+)")
+  if link:sub(1, 1) == "/" and origin then
+    return origin .. link
+  end
+  return (base_url:gsub("/*$", "")) .. "/" .. link
 end
 
 return M

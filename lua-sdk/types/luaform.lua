@@ -614,9 +614,17 @@ tf.http = nil
 tf.openapi = {}
 
 --- The options of `api:call`.
----@class (exact) luaform.OpenApiCallOptions : { allow?: any, check?: any, [string]: nil }
+---@class (exact) luaform.OpenApiCallOptions : { allow?: any, check?: any, poll?: any, [string]: nil }
 ---@field allow? integer[] statuses outside 2xx that return instead of raising
 ---@field check? boolean false: send the body without checking it against the description
+---@field poll? luaform.OpenApiPoll|false where a 202's status is; false: a 202 ends the call
+
+--- Where the status of work an operation answered 202 to is, and which states end it.
+---@class (exact) luaform.OpenApiPoll : { link?: any, state?: any, done?: any, failed?: any, [string]: nil }
+---@field link? string the field of the 202's body that links to the status
+---@field state? string the field of the status that holds the state
+---@field done? string[] the states that end the work
+---@field failed? string[] the states that end it in failure
 
 --- The client every hook of a provider served from a description gets.
 ---@class luaform.OpenApi
@@ -634,7 +642,7 @@ local OpenApi = {}
 function OpenApi:call(operation_id, parameters, body, options) end
 
 --- Per type, what the description cannot say.
----@class (exact) luaform.OpenApiTypeOptions : { attributes?: any, id?: any, gone?: any, depth?: any, create?: any, read?: any, update?: any, delete?: any, import?: any, timeouts?: any, read_after_write?: any, [string]: nil }
+---@class (exact) luaform.OpenApiTypeOptions : { attributes?: any, id?: any, gone?: any, depth?: any, create?: any, read?: any, update?: any, delete?: any, import?: any, timeouts?: any, read_after_write?: any, poll?: any, [string]: nil }
 ---@field attributes? table<string, table|false> options merged into each attribute's; false leaves one out
 ---@field id? string the field of the create's answer that holds the id
 ---@field gone? integer[] statuses of a read or delete that mean the object is gone ({ 404 })
@@ -646,9 +654,10 @@ function OpenApi:call(operation_id, parameters, body, options) end
 ---@field import? fun(d: luaform.ResourceData, api: luaform.OpenApi)|luaform.Importer in place of the mapped import
 ---@field timeouts? table<string, luaform.Duration>
 ---@field read_after_write? boolean read the object back after a create or update even when the write answers with it
+---@field poll? luaform.OpenApiPoll|false where a 202's status is (the provider's poll otherwise)
 
 --- The options of `tf.openapi.provider`.
----@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, nesting?: any, [string]: nil }
+---@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, nesting?: any, poll?: any, [string]: nil }
 ---@field document string the description's file, relative to the provider directory
 ---@field env_prefix? string the environment variables' prefix (the title's first word)
 ---@field resources? table<string, luaform.OpenApiTypeOptions|false> by type name; false leaves one out
@@ -656,6 +665,7 @@ function OpenApi:call(operation_id, parameters, body, options) end
 ---@field description? luaform.Description the provider's
 ---@field depth? integer the default of every type's depth
 ---@field nesting? integer how many levels of objects in objects are nested attributes (2; 0: JSON text)
+---@field poll? luaform.OpenApiPoll|false where a 202's status is, for every type
 
 --- The provider, its types mapped from the description.
 ---@param options luaform.OpenApiOptions
