@@ -35,12 +35,23 @@ local M = {}
 -- How deep a body is checked: deeper values are sent as they are.
 local CHECK_DEPTH = 32
 
--- The path `template` filled from `values` (each segment escaped).
+-- Whether the path `template` starts with a parameter ("{repository_href}", "{href}sync/"):
+-- the parameter is then a link the API gave (an object's href), a path from its root.
+function M.starts_with_link(template)
+  return template:sub(1, 1) == "{"
+end
+
+-- The path `template` filled from `values`: each segment escaped, but a link a template starts
+-- with, which is a path of its own and goes in as it is.
 function M.filled(template, values)
+  local link = M.starts_with_link(template) and template:match("^{([^}]+)}")
   return (template:gsub("{([^}]+)}", function(name)
     local value = values[name]
     if value == nil then
       error("no value for the path parameter " .. name .. " of " .. template, 0)
+    end
+    if name == link then
+      return tostring(value)
     end
     return paths.escape(tostring(value))
   end))
@@ -57,10 +68,18 @@ function M.call(client, op, values, body, allow, extra)
       query[k] = v
     end
   end
+  local path, url = nil, extra.url
+  if not url then
+    path = M.filled(op.path, values)
+    -- A link the API gave is a path from its server's root, read as a browser reads it.
+    if M.starts_with_link(op.path) and client.base_url then
+      path, url = nil, paths.resolve(path, client.base_url)
+    end
+  end
   local response = client.http:request {
     method = op.method:upper(),
-    path = not extra.url and M.filled(op.path, values) or nil,
-    url = extra.url,
+    path = path,
+    url = url,
     query = not extra.url and query or nil,
     headers = extra.headers,
     json = body,

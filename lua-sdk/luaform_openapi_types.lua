@@ -2,7 +2,10 @@
 -- them. Internal to the SDK (scripts use tf.openapi). The conventions, each once:
 --   a resource    a collection path with a POST and an item path below it (the collection and
 --                 one `{parameter}` more) with a GET; the item's PUT or PATCH updates it and its
---                 DELETE deletes it.
+--                 DELETE deletes it. Or, where an API names its objects by links (Pulp's
+--                 `pulp_href`), an item path that is only a parameter ("{repository_href}")
+--                 whose GET's operationId is the collection POST's with `_read` or
+--                 `_retrieve` for `_create`: the link is the object's id.
 --   a data source an item path with a GET and no POST on its collection.
 -- Path parameters of the collection are required arguments that replace the object when they
 -- change; the item's parameter is the object's id. A type is named after the schema its GET
@@ -151,9 +154,38 @@ function M.plan(doc)
   for bare, ops in pairs(bare_paths) do
     by_path[bare] = ops
   end
+  -- The collection POSTs by the stem of their operationId ("repositories_file_create":
+  -- "repositories_file"), for items named by links.
+  local creates = {}
+  for _, op in ipairs(doc:operations()) do
+    local stem = op.method == "post" and op.id and op.id:match("^(.+)_create$")
+    if stem then
+      creates[stem] = op
+    end
+  end
   for _, path in ipairs(sorted_keys(by_path)) do
     local item = by_path[path]
     local collection, parameter = collection_of(path)
+    local link = path:match("^{([^}/]+)}/*$")
+    if link and item.get and item.get.id then
+      local stem = item.get.id:match("^(.+)_read$") or item.get.id:match("^(.+)_retrieve$")
+      local create = stem and creates[stem]
+      if create and not excluded(create) and not excluded(item.get) then
+        claim("resources", annotated_name(create, item.get) or type_name(create.path, item.get), {
+          collection = create.path,
+          item = item.get.path,
+          id_parameter = link,
+          link = true,
+          parents = {},
+          parent_names = {},
+          operations = {
+            create = create, read = item.get, update = item.put or item.patch,
+            delete = item.delete, list = by_path[create.path] and by_path[create.path].get,
+          },
+        }, item.get.where)
+      end
+      goto next_path
+    end
     local create = collection and by_path[collection] and by_path[collection].post
     if excluded(create) or excluded(item.get) then
       goto next_path
@@ -439,14 +471,31 @@ end
 
 -- The id an object of `plan` holds: the first of id_fields it has, or nil.
 function M.id_in(object, plan, id_field)
-  if type(object) == "table" then
-    for _, field in ipairs(id_fields(plan, id_field)) do
-      if object[field] ~= nil and object[field] ~= null then
-        return tostring(object[field])
-      end
+  if type(object) ~= "table" then
+    return nil
+  end
+  for _, field in ipairs(id_fields(plan, id_field)) do
+    if object[field] ~= nil and object[field] ~= null then
+      return tostring(object[field])
     end
   end
-  return nil
+  -- An object named by a link holds it in a field that ends like its parameter
+  -- ("repository_href": pulp_href); links to its parts may too, and extend it
+  -- (versions_href: pulp_href .. "versions/"), so the shortest is the object's own.
+  local word = plan.link and not id_field and plan.id_parameter:match("_([^_]+)$")
+  local links = {}
+  for key, value in pairs(word and object or {}) do
+    if type(key) == "string" and key:sub(-#word - 1) == "_" .. word and type(value) == "string" then
+      links[#links + 1] = value
+    end
+  end
+  table.sort(links, function(a, b) return #a < #b end)
+  for i = 2, #links do
+    if links[i]:sub(1, #links[1]) ~= links[1] then
+      return nil  -- links to other objects: which is its own is the author's to say (id)
+    end
+  end
+  return links[1]
 end
 
 local function last_segment(link)
@@ -458,7 +507,9 @@ end
 -- end), else of the answer's object, else the last segment of a Location header (which a 202
 -- gives to its status, not to the object).
 local function created_id(object, response, plan, id_field)
-  local id = last_segment(response.created) or M.id_in(object, plan, id_field)
+  -- An object named by a link has the whole link as its id.
+  local made = plan.link and response.created or last_segment(response.created)
+  local id = made or M.id_in(object, plan, id_field)
     or (response.status ~= 202 and last_segment(response.headers.location))
   if id then
     return id

@@ -4,6 +4,7 @@
 // Retry-After (RFC 9110's pattern), Operation-Location (Azure), a task that fails.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -234,15 +235,15 @@ class ScriptedApi {
 
 }  // namespace
 
-TEST_CASE("a mapped create answered 202 takes the id of what its task made, then reads it") {
-  ScriptedApi api({
-      {"202 Accepted", R"({"task": "/tasks/1/"})"},
-      {"200 OK", R"({"state": "running"})"},
-      {"200 OK", R"({"state": "completed", "created_resources": ["/api/repos/r7/"]})"},
-      {"200 OK", R"({"id": "r7", "name": "x", "state": "ready"})"},
-  });
+namespace {
+
+// Creates an object of `type_name` (with `planned` attributes) through the mapped type of the
+// description `document`, against `api`, and hands what the create left to `check`.
+void create(ScriptedApi& api, const char* document, const std::string& type_name,
+            const engine::Value::Object& planned,
+            const std::function<void(const engine::ResourceData&)>& check) {
   ProviderDir dir;
-  dir.write("api.yaml", kRepos);
+  dir.write("api.yaml", document);
   dir.write("provider.lua",
             "local tf = require(\"luaform\")\nreturn tf.openapi.provider { document = "
             "\"api.yaml\", env_prefix = \"REPOS\" }\n");
@@ -253,16 +254,116 @@ TEST_CASE("a mapped create answered 202 takes the id of what its task made, then
   REQUIRE(
       !logic->configure(engine::Value::object(config, {{"base_url", engine::Value::string(base)}}))
            .has_errors());
-  Instance repo(*logic, "test_repo");
-  const engine::Value planned = repo.object({{"name", engine::Value::string("x")}});
-  engine::ResourceData d(repo.schema, repo.null(), planned, planned);
-  const auto diags = logic->open_session()->call(engine::Operation::Create, "test_repo", d);
+  Instance type(*logic, type_name);
+  const engine::Value values = type.object(planned);
+  engine::ResourceData d(type.schema, type.null(), values, values);
+  const auto diags = logic->open_session()->call(engine::Operation::Create, type_name, d);
   REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
-  // The task's id is not the repository's: the id is the last segment of what it made. The
-  // task link is read against the server's root, as a browser reads it.
-  CHECK(d.id() == "r7");
-  CHECK(d.get("state") == engine::Value::string("ready"));
+  check(d);
+}
+
+}  // namespace
+
+TEST_CASE("a mapped create answered 202 takes the id of what its task made, then reads it") {
+  ScriptedApi api({
+      {"202 Accepted", R"({"task": "/tasks/1/"})"},
+      {"200 OK", R"({"state": "running"})"},
+      {"200 OK", R"({"state": "completed", "created_resources": ["/api/repos/r7/"]})"},
+      {"200 OK", R"({"id": "r7", "name": "x", "state": "ready"})"},
+  });
+  create(api, kRepos, "test_repo", {{"name", engine::Value::string("x")}},
+         [](const engine::ResourceData& d) {
+           // The task's id is not the repository's: the id is the last segment of what it
+           // made. The task link is read against the server's root, as a browser reads it.
+           CHECK(d.id() == "r7");
+           CHECK(d.get("state") == engine::Value::string("ready"));
+         });
   CHECK(api.requests() ==
         std::vector<std::string>{"POST /api/repos HTTP/1.1\r", "GET /tasks/1/ HTTP/1.1\r",
                                  "GET /tasks/1/ HTTP/1.1\r", "GET /api/repos/r7 HTTP/1.1\r"});
+}
+
+namespace {
+
+// Pulp's way: objects named by links (pulp_href), the item path only a parameter, operationIds
+// that pair a collection's create with the item's read.
+const char* kLinked = R"(openapi: 3.0.3
+info: { title: Pulp, version: '3' }
+paths:
+  /pulp/api/v3/distributions/file/file/:
+    post:
+      operationId: distributions_file_file_create
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/file.FileDistribution' }
+      responses:
+        '202':
+          description: a task
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/AsyncOperationResponse' }
+  '{file_file_distribution_href}':
+    parameters:
+      - { name: file_file_distribution_href, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: distributions_file_file_read
+      responses:
+        '200':
+          description: the distribution
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/file.FileDistributionResponse' }
+    delete:
+      operationId: distributions_file_file_delete
+      responses:
+        '202':
+          description: a task
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/AsyncOperationResponse' }
+components:
+  schemas:
+    file.FileDistribution:
+      type: object
+      required: [name, base_path]
+      properties:
+        name: { type: string }
+        base_path: { type: string }
+    file.FileDistributionResponse:
+      type: object
+      properties:
+        pulp_href: { type: string, readOnly: true }
+        name: { type: string }
+        base_path: { type: string }
+    AsyncOperationResponse:
+      type: object
+      properties:
+        task: { type: string }
+)";
+
+}  // namespace
+
+TEST_CASE("an object named by a link has the whole link as its id, sent as it is") {
+  ScriptedApi api({
+      {"202 Accepted", R"({"task": "/pulp/api/v3/tasks/t1/"})"},
+      {"200 OK",
+       R"({"state": "completed", "created_resources": ["/pulp/api/v3/distributions/file/file/d1/"]})"},
+      {"200 OK",
+       R"({"pulp_href": "/pulp/api/v3/distributions/file/file/d1/", "name": "n", "base_path": "b"})"},
+  });
+  create(api, kLinked, "test_file_file_distribution",
+         {{"name", engine::Value::string("n")}, {"base_path", engine::Value::string("b")}},
+         [](const engine::ResourceData& d) {
+           const auto link = engine::Value::string("/pulp/api/v3/distributions/file/file/d1/");
+           CHECK(d.id() == link.as_string());
+           CHECK(d.get("pulp_href") == link);
+         });
+  // The link is a path from the server's root, not escaped and not below the base URL's path
+  // (where the description's own paths are).
+  CHECK(api.requests() ==
+        std::vector<std::string>{"POST /api/pulp/api/v3/distributions/file/file/ HTTP/1.1\r",
+                                 "GET /pulp/api/v3/tasks/t1/ HTTP/1.1\r",
+                                 "GET /pulp/api/v3/distributions/file/file/d1/ HTTP/1.1\r"});
 }
