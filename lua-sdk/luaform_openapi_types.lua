@@ -176,8 +176,8 @@ function M.plan(doc)
           item = item.get.path,
           id_parameter = link,
           link = true,
-          parents = {},
-          parent_names = {},
+          parents = path_parameters(create.path),
+          parent_names = parent_names(create.path),
           operations = {
             create = create, read = item.get, update = item.put or item.patch,
             delete = item.delete, list = by_path[create.path] and by_path[create.path].get,
@@ -224,13 +224,24 @@ function M.id_field(doc, plan, options)
   end
   local read = plan.operations.read
   local depth = type(options) == "table" and options.depth or nil
-  for _, property in ipairs(schema.properties(doc, read.response, read.response_file, depth)
-    or {}) do
+  local properties = schema.properties(doc, read.response, read.response_file, depth) or {}
+  for _, property in ipairs(properties) do
     if property.holds_id then
       return property.wire
     end
   end
-  return nil
+  -- An object named by a link holds it in the field that ends like its parameter
+  -- ("repository_href": pulp_href); of several (versions_href, latest_version_href: links to
+  -- its parts), the shortest name is its own.
+  local word = plan.link and plan.id_parameter:match("_([^_]+)$")
+  local link
+  for _, property in ipairs(word and properties or {}) do
+    local wire = property.wire
+    if wire:sub(-#word - 1) == "_" .. word and (link == nil or #wire < #link) then
+      link = wire
+    end
+  end
+  return link
 end
 
 -- The fields that may hold an object's id, in order: the one the author named, the one named
@@ -400,7 +411,8 @@ local function resource_attribute(tf, field, updatable, override)
   end
   -- Nothing in a description says which values an update leaves alone (a serial, a modified
   -- time): the plan of an update shows what the configuration does not set as known after it.
-  if options.computed and updatable then
+  -- But for the object's id, which an update keeps, and which other objects refer to.
+  if options.computed and updatable and not field.holds_id then
     options.changes_on_update = true
   end
   -- A field the update does not take, or the one that holds the id (the object's URL changes
@@ -564,7 +576,8 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
     d:set_id(created_id(object, response, plan, options.id))
     -- Read back unless the answer is the object: a 201 with only a Location, a 204 or another
     -- schema says too little, and what the server keeps is what the next plan compares with.
-    if answered.create and type(object) == "table" then
+    -- A 202 is not the object, whatever else the description states.
+    if answered.create and type(object) == "table" and response.status ~= 202 then
       record(d, fields, object)
     else
       hooks.read(d, client)
@@ -572,9 +585,10 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
   end
   if ops.update then
     hooks.update = function(d, client)
-      local object = call(client, ops.update, parameters(d, true), body_of(d, fields, "in_update"),
-        nil, extra)
-      if answered.update and type(object) == "table" then
+      local object, response = call(client, ops.update, parameters(d, true),
+        body_of(d, fields, "in_update"), nil, extra)
+      -- Pulp answers a PATCH that changes nothing with the object, one that does with a task.
+      if answered.update and type(object) == "table" and response.status ~= 202 then
         record(d, fields, object)
       else
         hooks.read(d, client)

@@ -29,6 +29,7 @@ from support import postgresql_service
 from support import redis_service
 from support import json_server as json_server_module
 from support import oauth_gateway
+from support import pulp_service
 from support import shared_servers
 from support.etcd_service import Etcd, EtcdKeys
 from support.evolve_config import CONFIG as EVOLVE_CONFIG
@@ -298,6 +299,19 @@ def own_gateway(shared_json_server, json_server, tmp_path):
     own = oauth_gateway.OwnGateway(tmp_path / "gateway", json_server, token_seconds=60)
     yield own
     own.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_pulp() -> dict:
+    """The run's Pulp (API, worker and database), started by the first scenario that needs it."""
+    return shared_servers.shared_server("pulp", pulp_service.start_shared)
+
+
+@pytest.fixture
+def pulp(shared_pulp) -> pulp_service.PulpAccess:
+    """Pulp's API as its admin, with a name prefix of this scenario's own ("t7-")."""
+    return pulp_service.PulpAccess(shared_pulp["url"],
+                                   f"t{shared_servers.next_namespace('pulp')}-")
 
 
 @pytest.fixture(scope="session")
