@@ -182,8 +182,17 @@ local function make_client(tf, doc, config, carriers, poll)
   return api.new(doc, client, request.query, config.base_url, poll)
 end
 
--- Why no type claims `op`, in the words of the conventions (luaform_openapi_types).
-local function unclaimed_because(op, by_path)
+-- Why no type claims `op`, in the words of the conventions (luaform_openapi_types); `claimed`:
+-- the operations types claim.
+local function unclaimed_because(op, by_path, claimed)
+  -- Paths that start with a link: an object the API names by its href, and what is done to it.
+  local read = by_path[op.path].get
+  if op.path:match("^{[^}]+}/*$") and not (read and claimed[read]) then
+    return "an object named by its link whose collection has no create to pair with (the "
+      .. "read's operationId with _create for _read or _retrieve)"
+  elseif op.path:match("^{[^}]+}.") then
+    return "an action on an object named by its link; a script calls it by name (api:call)"
+  end
   local item = op.path:match("/{[^}/]+}/*$")
   if op.method == "get" then
     return item and "its collection's POST was left out of the mapping"
@@ -239,7 +248,7 @@ local function coverage_notes(doc, found, served)
         and string.format("%s: %s (%s): called by name in %s", doc.root_file, op.where, op.id,
           caller)
         or string.format("%s: %s (%s): no type: %s", doc.root_file, op.where,
-          op.id or "no operationId", unclaimed_because(op, by_path))
+          op.id or "no operationId", unclaimed_because(op, by_path, found.claimed))
     end
   end
   for _, problem in ipairs(found.problems) do

@@ -367,3 +367,37 @@ TEST_CASE("an object named by a link has the whole link as its id, sent as it is
                                  "GET /pulp/api/v3/tasks/t1/ HTTP/1.1\r",
                                  "GET /pulp/api/v3/distributions/file/file/d1/ HTTP/1.1\r"});
 }
+
+TEST_CASE("--check says why an operation on a link is left alone") {
+  // kLinked with an action on the distribution and a read no create pairs with.
+  std::string document = kLinked;
+  document.replace(document.find("components:"), 0, R"(  '{file_file_distribution_href}sync/':
+    post:
+      operationId: distributions_file_file_sync
+      responses: { '202': { description: a task } }
+  '{task_href}':
+    get:
+      operationId: tasks_read
+      responses: { '200': { description: the task } }
+)");
+  ProviderDir dir;
+  dir.write("api.yaml", document);
+  dir.write("provider.lua",
+            "local tf = require(\"luaform\")\nreturn tf.openapi.provider { document = "
+            "\"api.yaml\" }\n");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  std::string notes;
+  for (const std::string& note : logic->load_notes()) notes += note + "\n";
+  CHECK_MESSAGE(
+      notes.find("api.yaml: 1 resources, 0 data sources, 0 list resources") != std::string::npos,
+      notes);
+  CHECK_MESSAGE(
+      notes.find("paths.{file_file_distribution_href}sync/.post "
+                 "(distributions_file_file_sync): no type: an action on an object "
+                 "named by its link; a script calls it by name (api:call)") != std::string::npos,
+      notes);
+  CHECK_MESSAGE(notes.find("paths.{task_href}.get (tasks_read): no type: an object named by its "
+                           "link whose collection has no create to pair with") != std::string::npos,
+                notes);
+}
