@@ -30,7 +30,7 @@
 ---@field oauth2? luaform.HttpOAuth2 requests carry a token of OAuth 2.0's client credentials grant
 
 --- OAuth 2.0's client credentials grant: a token fetched before the first request, again when due and after a 401.
----@class (exact) luaform.HttpOAuth2 : { token_url: any, client_id: any, client_secret: any, scopes?: any, params?: any, auth?: any, [string]: nil }
+---@class (exact) luaform.HttpOAuth2 : { token_url?: any, client_id?: any, client_secret?: any, scopes?: any, params?: any, auth?: any, [string]: nil }
 ---@field token_url string the token endpoint (a path is joined to base_url)
 ---@field client_id string
 ---@field client_secret string
