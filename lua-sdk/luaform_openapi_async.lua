@@ -113,10 +113,6 @@ local function created_by(answer)
   return nil
 end
 
-local function origin(url)
-  return url:match("^(%a[%w+.-]*://[^/?#]+)")
-end
-
 local function excerpt(response)
   local body = response.body or ""
   return #body > 512 and body:sub(1, 512) .. "..." or body
@@ -138,7 +134,7 @@ function M.finished(client, op, response, object, poll)
   local wait = FIRST_WAIT
   while true do
     -- An API key the client sends in the query goes to the API's own host only.
-    local query = origin(url) == origin(client.base_url) and client.query or nil
+    local query = paths.origin(url) == paths.origin(client.base_url) and client.query or nil
     local answered = client.http:request { method = "GET", url = url, query = query }
     local answer = answered.json
     if answer == json.null then

@@ -491,23 +491,7 @@ function M.id_in(object, plan, id_field)
       return tostring(object[field])
     end
   end
-  -- An object named by a link holds it in a field that ends like its parameter
-  -- ("repository_href": pulp_href); links to its parts may too, and extend it
-  -- (versions_href: pulp_href .. "versions/"), so the shortest is the object's own.
-  local word = plan.link and not id_field and plan.id_parameter:match("_([^_]+)$")
-  local links = {}
-  for key, value in pairs(word and object or {}) do
-    if type(key) == "string" and key:sub(-#word - 1) == "_" .. word and type(value) == "string" then
-      links[#links + 1] = value
-    end
-  end
-  table.sort(links, function(a, b) return #a < #b end)
-  for i = 2, #links do
-    if links[i]:sub(1, #links[1]) ~= links[1] then
-      return nil  -- links to other objects: which is its own is the author's to say (id)
-    end
-  end
-  return links[1]
+  return nil
 end
 
 local function last_segment(link)

@@ -6,7 +6,7 @@
 --   tf.http.path("servers", name, "disks")  "/servers/" .. escape(name) .. "/disks"
 --
 -- And, inside the SDK, resolve(link, base_url): a link an answer or a description gives, made
--- a whole URL.
+-- a whole URL; origin(url): its scheme and host.
 
 local M = {}
 
@@ -59,6 +59,11 @@ function M.path(...)
   return "/" .. table.concat(parts, "/")
 end
 
+-- "https://h:8080" of "https://h:8080/api/x?y", or nil for a URL without a scheme and host.
+function M.origin(url)
+  return url:match("^(%a[%w+.-]*://[^/?#]+)")
+end
+
 -- `link` (a whole URL, a path from the root, or a relative path) read against `base_url` as a
 -- browser reads a link (RFC 3986): "/tasks/7" is at the root of base_url's host, whatever its
 -- path ("http://h/api" gives "http://h/tasks/7"); "tasks/7" is below base_url.
@@ -66,7 +71,7 @@ function M.resolve(link, base_url)
   if link:match("^%a[%w+.-]*://") then
     return link
   end
-  local origin = base_url:match("^(%a[%w+.-]*://[^/?#]+)")
+  local origin = M.origin(base_url)
   if link:sub(1, 1) == "/" and origin then
     return origin .. link
   end

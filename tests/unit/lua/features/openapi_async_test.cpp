@@ -49,6 +49,21 @@ std::string followed(
 end)())");
 }
 
+// A provider served from the description `document` (as api.yaml), with `options` more of
+// tf.openapi.provider's options after the document's.
+struct Served {
+  ProviderDir dir;
+  std::shared_ptr<engine::ProviderLogic> logic;
+  explicit Served(const std::string& document, const std::string& options = "") {
+    dir.write("api.yaml", document);
+    dir.write("provider.lua",
+              "local tf = require(\"luaform\")\nreturn tf.openapi.provider { document = "
+              "\"api.yaml\"" +
+                  (options.empty() ? "" : ", " + options) + " }\n");
+    logic = dir.load();
+  }
+};
+
 }  // namespace
 
 TEST_CASE("a 202 with a task link in its body is followed until the task completes") {
@@ -142,14 +157,8 @@ TEST_CASE("the poll option is checked where the provider is declared") {
   };
   for (const auto& c : cases) {
     CAPTURE(c[0]);
-    ProviderDir dir;
-    dir.write("api.yaml", "openapi: 3.0.3\ninfo: { title: Jobs, version: '1' }\npaths: {}\n");
-    dir.write("provider.lua",
-              std::string("local tf = require(\"luaform\")\nreturn tf.openapi.provider { "
-                          "document = \"api.yaml\", ") +
-                  c[0] + " }\n");
-    auto logic = dir.load();
-    const std::string text = all_text(logic->load_diagnostics());
+    Served served("openapi: 3.0.3\ninfo: { title: Jobs, version: '1' }\npaths: {}\n", c[0]);
+    const std::string text = all_text(served.logic->load_diagnostics());
     CHECK_MESSAGE(text.find(c[1]) != std::string::npos, text);
   }
 }
@@ -242,12 +251,8 @@ namespace {
 void create(ScriptedApi& api, const char* document, const std::string& type_name,
             const engine::Value::Object& planned,
             const std::function<void(const engine::ResourceData&)>& check) {
-  ProviderDir dir;
-  dir.write("api.yaml", document);
-  dir.write("provider.lua",
-            "local tf = require(\"luaform\")\nreturn tf.openapi.provider { document = "
-            "\"api.yaml\", env_prefix = \"REPOS\" }\n");
-  auto logic = dir.load();
+  Served served(document, "env_prefix = \"REPOS\"");
+  auto& logic = served.logic;
   REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   const engine::Type config = logic->schema().provider.block.implied_type();
   const std::string base = "http://127.0.0.1:" + std::to_string(api.port()) + "/api";
@@ -380,12 +385,8 @@ TEST_CASE("--check says why an operation on a link is left alone") {
       operationId: tasks_read
       responses: { '200': { description: the task } }
 )");
-  ProviderDir dir;
-  dir.write("api.yaml", document);
-  dir.write("provider.lua",
-            "local tf = require(\"luaform\")\nreturn tf.openapi.provider { document = "
-            "\"api.yaml\" }\n");
-  auto logic = dir.load();
+  Served served(document);
+  auto& logic = served.logic;
   REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   std::string notes;
   for (const std::string& note : logic->load_notes()) notes += note + "\n";
