@@ -352,6 +352,10 @@ function Api:call(operation_id, parameters, body, options)
     error(operation_id .. ": options must be a table, such as { allow = { 404 } }", 2)
   end
   options = options or {}
+  local poll_problem = async.option_problem(options.poll)
+  if poll_problem then
+    error(operation_id .. ": " .. poll_problem, 2)
+  end
   local placed, problem = placed_parameters(op, parameters or {})
   if placed == nil then
     error(operation_id .. " " .. problem, 2)

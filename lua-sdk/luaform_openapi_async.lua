@@ -22,6 +22,11 @@
 -- The author may say where the status is per provider or per type: `poll = { link = "job",
 -- state = "phase", done = { "Ready" }, failed = { "Broken" } }`, or `poll = false` to take a
 -- 202 as the end of the work.
+--
+-- A status link is asked only on the API's own origin (scheme, host and port of base_url) or
+-- on one the author names in `poll.origins`: the request carries the client's credentials, and
+-- the conventional fields (`href`, `monitor`) may hold what a user stored in the object, so a
+-- link elsewhere is an error naming it, not a request that hands the credential to its host.
 
 local paths = require("luaform_paths")
 local time = require("luaform_time")
@@ -113,6 +118,16 @@ local function created_by(answer)
   return nil
 end
 
+-- The origins a status may be asked at: the API's own and those of poll.origins, by lowered
+-- text ("https://jobs.example.com:8443").
+local function trusted_origins(own, poll)
+  local trusted = { [own] = true }
+  for _, origin in ipairs(poll.origins or {}) do
+    trusted[(origin:gsub("/+$", "")):lower()] = true
+  end
+  return trusted
+end
+
 local function excerpt(response)
   local body = response.body or ""
   return #body > 512 and body:sub(1, 512) .. "..." or body
@@ -131,10 +146,18 @@ function M.finished(client, op, response, object, poll)
   local url = paths.resolve(link, client.base_url)
   local started = string.format("%s %s (%s) answered 202", op.method:upper(), op.path,
     op.id or op.where)
+  local own = (paths.origin(client.base_url) or ""):lower()
+  local trusted = trusted_origins(own, poll)
   local wait = FIRST_WAIT
   while true do
-    -- An API key the client sends in the query goes to the API's own host only.
-    local query = paths.origin(url) == paths.origin(client.base_url) and client.query or nil
+    local origin = paths.origin(url)
+    if not (origin and trusted[origin:lower()]) then
+      error(string.format("%s, and its status link %s is not on the API's origin (%s): it is "
+        .. "not asked with the provider's credentials; name its origin in the poll option's "
+        .. "origins to follow it", started, url, own), 0)
+    end
+    -- An API key the client sends in the query goes to the API's own origin only.
+    local query = origin:lower() == own and client.query or nil
     local answered = client.http:request { method = "GET", url = url, query = query }
     local answer = answered.json
     if answer == json.null then
@@ -165,7 +188,8 @@ function M.finished(client, op, response, object, poll)
   end
 end
 
--- The poll option's problem, or nil: false, or a table of link, state, done and failed.
+-- The poll option's problem, or nil: false, or a table of link, state, done, failed and
+-- origins.
 function M.option_problem(poll)
   if poll == nil or poll == false then
     return nil
@@ -182,9 +206,19 @@ function M.option_problem(poll)
       if type(value) ~= "table" then
         return "poll." .. key .. " must be a list of states"
       end
+    elseif key == "origins" then
+      if type(value) ~= "table" then
+        return "poll.origins must be a list of origins such as \"https://jobs.example.com\""
+      end
+      for _, origin in ipairs(value) do
+        if type(origin) ~= "string" or not origin:match("^https?://[^/?#]+/*$") then
+          return "poll.origins: " .. string.format("%q", tostring(origin))
+            .. " is not an origin (a scheme and a host, such as \"https://jobs.example.com\")"
+        end
+      end
     else
       return "poll has no option " .. string.format("%q", tostring(key))
-        .. " (its options: done, failed, link, state)"
+        .. " (its options: done, failed, link, origins, state)"
     end
   end
   return nil

@@ -620,11 +620,12 @@ tf.openapi = {}
 ---@field poll? luaform.OpenApiPoll|false where a 202's status is; false: a 202 ends the call
 
 --- Where the status of work an operation answered 202 to is, and which states end it.
----@class (exact) luaform.OpenApiPoll : { link?: any, state?: any, done?: any, failed?: any, [string]: nil }
+---@class (exact) luaform.OpenApiPoll : { link?: any, state?: any, done?: any, failed?: any, origins?: any, [string]: nil }
 ---@field link? string the field of the 202's body that links to the status
 ---@field state? string the field of the status that holds the state
 ---@field done? string[] the states that end the work
 ---@field failed? string[] the states that end it in failure
+---@field origins? string[] origins besides the API's where a status may be asked ("https://jobs.example.com")
 
 --- The client every hook of a provider served from a description gets.
 ---@class luaform.OpenApi

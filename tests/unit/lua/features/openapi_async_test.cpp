@@ -90,10 +90,13 @@ TEST_CASE("a monitor in Location is asked again after what Retry-After says, the
     { status = 202, headers = { ["retry-after"] = "0" } },
     { status = 200, json = { status = "Succeeded", resourceLocation = "/v2/repos/r8" } },
   })";
-  // A monitor on another host gets no API key in its query.
-  CHECK(followed(answers, "sent") ==
+  // A monitor on another host is asked only where the author names its origin, and gets no
+  // API key in its query there.
+  const std::string jobs = "{ origins = { 'https://jobs.test' } }";
+  const std::string op = "{ method = 'post', path = '/repos', id = 'createRepo' }";
+  CHECK(followed(answers, "sent", op, jobs) ==
         "POST /repos?key=k1, GET https://jobs.test/monitor/5, GET https://jobs.test/monitor/5");
-  CHECK(followed(answers, "response.created") == "/v2/repos/r8");
+  CHECK(followed(answers, "response.created", op, jobs) == "/v2/repos/r8");
   // An answer with no state at all is the end of the work.
   CHECK(followed(R"({
     { status = 202, headers = { ["operation-location"] = "/v2/ops/9", location = "/v2/x" } },
@@ -101,6 +104,41 @@ TEST_CASE("a monitor in Location is asked again after what Retry-After says, the
   })",
                  "sent .. ' ' .. tostring(response.created)") ==
         "POST /repos?key=k1, GET http://api.test/v2/ops/9?key=k1 nil");
+}
+
+TEST_CASE("a status link off the API's origin is an error, and nothing is sent there") {
+  // The conventional fields may hold what a user stored (a webhook's href): following one to
+  // its host would hand it the client's credentials.
+  const std::string answers = R"({
+    { status = 202, json = { href = "https://collector.example/hook" } },
+    { status = 200, json = { state = "completed" } },
+  })";
+  const std::string refused = followed(answers, "sent");
+  CHECK_MESSAGE(refused.ends_with(": POST /repos (createRepo) answered 202, and its status "
+                                  "link https://collector.example/hook is not on the API's "
+                                  "origin (http://api.test): it is not asked with the "
+                                  "provider's credentials; name its origin in the poll "
+                                  "option's origins to follow it"),
+                refused);
+  CHECK(refused.find("GET") == std::string::npos);
+  // The same host on another scheme or port is another origin; a Location that moves the
+  // status off the API's origin midway is refused the same way.
+  CHECK(followed(R"({ { status = 202, json = { task = "https://api.test/v2/tasks/1" } } })", "sent")
+            .find("is not on the API's origin") != std::string::npos);
+  const std::string moved = followed(R"({
+    { status = 202, json = { task = "/v2/tasks/2" } },
+    { status = 202, headers = { location = "http://api.test:8080/v2/tasks/2" } },
+  })",
+                                     "sent");
+  CHECK_MESSAGE(moved.find("link http://api.test:8080/v2/tasks/2 is not on the API's origin") !=
+                    std::string::npos,
+                moved);
+  // Origins compare without case, as hosts do.
+  CHECK(followed(R"({
+    { status = 202, json = { task = "HTTP://API.test/v2/tasks/3" } },
+    { status = 200, json = { state = "done" } },
+  })",
+                 "sent") == "POST /repos?key=k1, GET HTTP://API.test/v2/tasks/3?key=k1");
 }
 
 TEST_CASE("work that fails, or a status that answers an error, is an error naming both") {
@@ -150,8 +188,12 @@ TEST_CASE("the poll option is checked where the provider is declared") {
   const char* cases[][2] = {
       {"poll = 3", "poll must be false or a table such as { link = \"task\", state = \"state\" }"},
       {"poll = { lnk = 'task' }",
-       "poll has no option \"lnk\" (its options: done, failed, link, "
-       "state)"},
+       "poll has no option \"lnk\" (its options: done, failed, link, origins, state)"},
+      {"poll = { origins = 'https://jobs.test' }",
+       "poll.origins must be a list of origins such as \"https://jobs.example.com\""},
+      {"poll = { origins = { 'https://jobs.test/tasks' } }",
+       "poll.origins: \"https://jobs.test/tasks\" is not an origin (a scheme and a host, such "
+       "as \"https://jobs.example.com\")"},
       {"poll = { done = 'ok' }", "poll.done must be a list of states"},
       {"resources = { pet = { poll = { state = 1 } } }", "poll.state must be a field name"},
   };

@@ -820,6 +820,9 @@ TEST_CASE("api:call checks the operation, its parameters and its body before it 
       {R"(api:call("createPet", { owner_id = "o" }))",
        "resource_probe.lua:4: createPet needs a body "
        "(paths./owners/{owner_id}/pets.post)"},
+      {R"(api:call("getPet", { owner_id = "o", pet_id = "p" }, nil, { poll = { origins = { "jobs" } } }))",
+       "resource_probe.lua:4: getPet: poll.origins: \"jobs\" is not an origin (a scheme and a "
+       "host, such as \"https://jobs.example.com\")"},
   };
   for (const auto& c : cases) {
     const char* call = c[0];
