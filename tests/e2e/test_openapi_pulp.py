@@ -2,14 +2,16 @@
 turning it on) against Pulp 3 itself (tests/e2e/support/pulp_service.py): objects named by
 links (pulp_href is the id), creates and updates answered 202 with a task the provider follows
 to its end, deletes that are tasks too. A repository (created at once, updated by a task), a
-distribution serving it (created by a task) and a remote: apply, an empty plan, an update in
-place, drift made through the API, import by link, destroy."""
+distribution serving it (created by a task) and a remote with a write-only password: apply, an
+empty plan, an update in place, drift made through the API, import by link, destroy."""
 from support.harness import planned_actions, required_providers, resources
 from support.pulp_service import ADMIN_PASSWORD
 
 REPOSITORY = "pulp_file_file_repository.r"
 DISTRIBUTION = "pulp_file_file_distribution.d"
 REMOTE = "pulp_file_file_remote.m"
+# The remote's password is writeOnly in Pulp's description: sent, never answered.
+REMOTE_SECRET = "remote-secret-7f3a"
 
 
 def config(pulp, description: str) -> str:
@@ -32,9 +34,11 @@ resource "pulp_file_file_distribution" "d" {{
 }}
 
 resource "pulp_file_file_remote" "m" {{
-  name   = "{p}remote"
-  url    = "http://127.0.0.1:9/{p}/PULP_MANIFEST"
-  policy = "on_demand"
+  name     = "{p}remote"
+  url      = "http://127.0.0.1:9/{p}/PULP_MANIFEST"
+  policy   = "on_demand"
+  username = "mirror"
+  password = "{REMOTE_SECRET}"
 }}
 """
 
@@ -57,6 +61,13 @@ def test_objects_named_by_links_and_made_by_tasks_settle_update_drift_import_and
     status, served = pulp.request("GET", distribution["id"])
     assert status == 200 and served["base_path"] == f"{pulp.prefix}files"
     assert served["repository"] == repository["id"]
+    # A write-only field: Pulp keeps it (its hidden_fields say it is set) and never answers
+    # it; the state keeps what was sent, the plan settles, and no output shows it.
+    remote = state[REMOTE]["values"]
+    assert remote["password"] == REMOTE_SECRET
+    status, served = pulp.request("GET", remote["id"])
+    assert status == 200 and "password" not in served
+    assert {"name": "password", "is_set": True} in served["hidden_fields"]
     assert tofu.plan_exit_code() == 0
 
     # An update is a task: followed to its end, then read back.
@@ -91,8 +102,12 @@ import {{
   id = "{state[REMOTE]['values']['id']}"
 }}
 """)
-    importer.apply()
-    assert resources(importer.state())[REPOSITORY]["values"]["description"] == "second"
+    applied = importer.apply()
+    imported = resources(importer.state())
+    assert imported[REPOSITORY]["values"]["description"] == "second"
+    # The imported remote's password, which Pulp never answers, is sent once from the config.
+    assert imported[REMOTE]["values"]["password"] == REMOTE_SECRET
+    assert REMOTE_SECRET not in applied.stdout + applied.stderr
     assert importer.plan_exit_code() == 0
     importer.run("state", "rm", REPOSITORY, DISTRIBUTION, REMOTE)
 
