@@ -15,6 +15,7 @@
 --                                      -- attributes (deeper: JSON text)
 --     poll = { link = "task" },        -- where a 202's status is, when the conventions do
 --                                      -- not find it (luaform_openapi_async); per type too
+--     http = { retries = 8 },          -- the shared tf.http client's waits and retries
 --   }
 --
 -- See "From an OpenAPI description" in the authoring guide for the conventions and options.
@@ -34,7 +35,13 @@ local M = {}
 
 local OPTIONS = {
   document = true, env_prefix = true, resources = true, data_sources = true, description = true,
-  depth = true, nesting = true, poll = true,
+  depth = true, nesting = true, poll = true, http = true,
+}
+-- What the provider may set of the tf.http client its hooks share (the rest is the
+-- description's and the provider block's): how long to wait and how often to try again.
+local HTTP_OPTIONS = {
+  timeout = true, connect_timeout = true, retries = true, retry_wait_min = true,
+  retry_wait_max = true,
 }
 local TYPE_OPTIONS = {
   attributes = true, id = true, gone = true, depth = true, create = true, read = true,
@@ -162,7 +169,7 @@ local function provider_schema(tf, doc, env)
 end
 
 -- The client every hook gets (luaform_openapi_api), with the credentials each request carries.
-local function make_client(tf, doc, config, carriers, poll)
+local function make_client(tf, doc, config, carriers, options)
   if not config.base_url then
     error("the provider needs base_url: the description states no server", 0)
   end
@@ -170,7 +177,7 @@ local function make_client(tf, doc, config, carriers, poll)
   for _, carry in ipairs(carriers) do
     carry(config, request)
   end
-  local client = tf.http.client {
+  local settings = {
     base_url = config.base_url,
     headers = request.headers,
     username = request.username,
@@ -179,7 +186,10 @@ local function make_client(tf, doc, config, carriers, poll)
     oauth2 = request.oauth2,
     insecure = config.insecure,
   }
-  return api.new(doc, client, request.query, config.base_url, poll)
+  for name, value in pairs(options.http or {}) do
+    settings[name] = value
+  end
+  return api.new(doc, tf.http.client(settings), request.query, config.base_url, options.poll)
 end
 
 -- Why no type claims `op`, in the words of the conventions (luaform_openapi_types); `claimed`:
@@ -277,6 +287,15 @@ local function checked(options)
   if problem then
     option_error(problem)
   end
+  if options.http ~= nil then
+    if type(options.http) ~= "table" then
+      option_error("http must be a table of tf.http.client options, such as { retries = 8 }")
+    end
+    problem = check.unknown_key("tf.openapi.provider: http", options.http, HTTP_OPTIONS)
+    if problem then
+      error(problem, CALLER + 1)
+    end
+  end
   if options.nesting ~= nil and math.type(options.nesting) ~= "integer"
     or (options.nesting or 0) < 0 then
     option_error("nesting must be a whole number of levels (0: nested objects are JSON text)")
@@ -357,7 +376,7 @@ function M.provider(options)
       if next(unknown) then
         return nil
       end
-      return make_client(tf, doc, config, carriers, options.poll)
+      return make_client(tf, doc, config, carriers, options)
     end,
     types = served,
   }

@@ -658,7 +658,7 @@ function OpenApi:call(operation_id, parameters, body, options) end
 ---@field poll? luaform.OpenApiPoll|false where a 202's status is (the provider's poll otherwise)
 
 --- The options of `tf.openapi.provider`.
----@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, nesting?: any, poll?: any, [string]: nil }
+---@class (exact) luaform.OpenApiOptions : { document?: any, env_prefix?: any, resources?: any, data_sources?: any, description?: any, depth?: any, nesting?: any, poll?: any, http?: any, [string]: nil }
 ---@field document string the description's file, relative to the provider directory
 ---@field env_prefix? string the environment variables' prefix (the title's first word)
 ---@field resources? table<string, luaform.OpenApiTypeOptions|false> by type name; false leaves one out
@@ -667,6 +667,15 @@ function OpenApi:call(operation_id, parameters, body, options) end
 ---@field depth? integer the default of every type's depth
 ---@field nesting? integer how many levels of objects in objects are nested attributes (2; 0: JSON text)
 ---@field poll? luaform.OpenApiPoll|false where a 202's status is, for every type
+---@field http? luaform.OpenApiHttpOptions the waits and retries of the client every hook shares
+
+--- What a provider served from a description may set of its tf.http client.
+---@class (exact) luaform.OpenApiHttpOptions : { timeout?: any, connect_timeout?: any, retries?: any, retry_wait_min?: any, retry_wait_max?: any, [string]: nil }
+---@field timeout? luaform.Duration each attempt's (60 s)
+---@field connect_timeout? luaform.Duration connecting's (10 s)
+---@field retries? integer how often a connection error, timeout, 429 or 5xx but 501 is tried again (4)
+---@field retry_wait_min? luaform.Duration the first wait, doubled at each retry (1 s)
+---@field retry_wait_max? luaform.Duration the longest wait (30 s)
 
 --- The provider, its types mapped from the description.
 ---@param options luaform.OpenApiOptions

@@ -15,4 +15,8 @@ return tf.openapi.provider {
     -- secret; the description types data as any object).
     block_document = { attributes = { data = { sensitive = true } } },
   },
+  -- The server answers 503 while its SQLite database is locked by another writer; with
+  -- Terraform's parallel calls and other scenarios sharing the server, a delete once met it for
+  -- longer than the default four retries (11 s).
+  http = { retries = 8 },
 }

@@ -196,6 +196,10 @@ TEST_CASE("the poll option is checked where the provider is declared") {
        "as \"https://jobs.example.com\")"},
       {"poll = { done = 'ok' }", "poll.done must be a list of states"},
       {"resources = { pet = { poll = { state = 1 } } }", "poll.state must be a field name"},
+      {"http = 8", "http must be a table of tf.http.client options, such as { retries = 8 }"},
+      {"http = { retires = 8 }",
+       "tf.openapi.provider: http: unknown option \"retires\" (valid options: connect_timeout, "
+       "retries, retry_wait_max, retry_wait_min, timeout)"},
   };
   for (const auto& c : cases) {
     CAPTURE(c[0]);
@@ -292,8 +296,9 @@ namespace {
 // description `document`, against `api`, and hands what the create left to `check`.
 void create(ScriptedApi& api, const char* document, const std::string& type_name,
             const engine::Value::Object& planned,
-            const std::function<void(const engine::ResourceData&)>& check) {
-  Served served(document, "env_prefix = \"REPOS\"");
+            const std::function<void(const engine::ResourceData&)>& check,
+            const std::string& options = "env_prefix = \"REPOS\"") {
+  Served served(document, options);
   auto& logic = served.logic;
   REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
   const engine::Type config = logic->schema().provider.block.implied_type();
@@ -328,6 +333,23 @@ TEST_CASE("a mapped create answered 202 takes the id of what its task made, then
   CHECK(api.requests() ==
         std::vector<std::string>{"POST /api/repos HTTP/1.1\r", "GET /tasks/1/ HTTP/1.1\r",
                                  "GET /tasks/1/ HTTP/1.1\r", "GET /api/repos/r7 HTTP/1.1\r"});
+}
+
+TEST_CASE("the provider's http option sets how its shared client tries again") {
+  // Five answers of 503 (Prefect's while its database is locked): the default four retries
+  // would give up; six, a hundredth of a second apart, reach the task.
+  std::vector<std::pair<std::string, std::string>> answers(
+      5, {"503 Service Unavailable", R"({"exception_message": "Service Unavailable"})"});
+  answers.push_back({"202 Accepted", R"({"task": "/tasks/1/"})"});
+  answers.push_back(
+      {"200 OK", R"({"state": "completed", "created_resources": ["/api/repos/r7/"]})"});
+  answers.push_back({"200 OK", R"({"id": "r7", "name": "x", "state": "ready"})"});
+  ScriptedApi api(answers);
+  create(
+      api, kRepos, "test_repo", {{"name", engine::Value::string("x")}},
+      [](const engine::ResourceData& d) { CHECK(d.id() == "r7"); },
+      R"(env_prefix = "REPOS", http = { retries = 6, retry_wait_min = 0.01, retry_wait_max = 0.02 })");
+  CHECK(api.requests().size() == 8);
 }
 
 namespace {
