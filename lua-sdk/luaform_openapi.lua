@@ -49,8 +49,9 @@ local TYPE_OPTIONS = {
   poll = true,
 }
 
+-- Raised from checked(), which M.provider calls: two frames above the script's line.
 local function option_error(message)
-  error("tf.openapi.provider: " .. message, CALLER + 1)
+  error("tf.openapi.provider: " .. message, CALLER + 2)
 end
 
 -- OAuth 2.0's client credentials flow of a scheme: OpenAPI 3's flows.clientCredentials or

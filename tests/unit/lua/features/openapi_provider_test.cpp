@@ -884,6 +884,19 @@ return tf.openapi.provider { document = "api.yaml", nesting = "deep" }
   dir.write("species.yaml", kSpecies);
   CHECK(all_text(dir.load()->load_diagnostics()).find("nesting must be a whole number of levels") !=
         std::string::npos);
+  // Called as a statement of its own, the option's error names the script's line, not the
+  // SDK's (it once named luaform_openapi.lua's).
+  ProviderDir named;
+  named.write("provider.lua", R"(local tf = require("luaform")
+local provider = tf.openapi.provider { document = "api.yaml", nesting = "deep" }
+return provider
+)");
+  named.write("api.yaml", kSwagger);
+  named.write("species.yaml", kSpecies);
+  const std::string text = all_text(named.load()->load_diagnostics());
+  CHECK_MESSAGE(text.find("provider.lua:2: tf.openapi.provider: nesting must be a whole number") !=
+                    std::string::npos,
+                text);
 }
 
 TEST_CASE("Speakeasy's and terraform-provider-openapi's annotations are honoured") {
