@@ -296,6 +296,14 @@ local function checked(options)
     if problem then
       error(problem, CALLER + 1)
     end
+    -- The values are tf.http.client's to judge: a client made of them alone says, here at the
+    -- declaration, what configure would otherwise say for the first time. Its message starts
+    -- with the line that made it and "http: ", which option_error gives again.
+    local ok, refused = pcall(require("luaform_http").client, options.http)
+    if not ok then
+      refused = tostring(refused)
+      option_error("http: " .. (refused:match("http: (.*)$") or refused))
+    end
   end
   if options.nesting ~= nil and math.type(options.nesting) ~= "integer"
     or (options.nesting or 0) < 0 then

@@ -200,6 +200,10 @@ TEST_CASE("the poll option is checked where the provider is declared") {
       {"http = { retires = 8 }",
        "tf.openapi.provider: http: unknown option \"retires\" (valid options: connect_timeout, "
        "retries, retry_wait_max, retry_wait_min, timeout)"},
+      {"http = { retries = 'many' }",
+       "tf.openapi.provider: http: retries must be a whole number from 0 to 100"},
+      {"http = { retry_wait_min = 5, retry_wait_max = 1 }",
+       "tf.openapi.provider: http: retry_wait_max is shorter than retry_wait_min"},
   };
   for (const auto& c : cases) {
     CAPTURE(c[0]);
