@@ -19,12 +19,17 @@
 --   }
 --
 -- See "From an OpenAPI description" in the authoring guide for the conventions and options.
+-- What the description maps to is a plain-data model (luaform_openapi_model), kept between
+-- starts (luaform_openapi_cache); the types are made from it, with the author's options, at
+-- every start.
 
 local check = require("luaform_check")
 local document = require("luaform_openapi_document")
 local schema = require("luaform_openapi_schema")
 local types = require("luaform_openapi_types")
 local lists = require("luaform_openapi_lists")
+local model_of = require("luaform_openapi_model")
+local cache = require("luaform_openapi_cache")
 local api = require("luaform_openapi_api")
 local async = require("luaform_openapi_async")
 local paths = require("luaform_paths")
@@ -131,8 +136,8 @@ end
 
 -- The provider block: the base URL and a sensitive argument per credential, each with an
 -- environment default.
-local function provider_schema(tf, doc, env)
-  local base_url = doc:base_url()
+local function provider_schema(tf, model, env)
+  local base_url = model.base_url
   local declared = {
     base_url = tf.string {
       optional = true,
@@ -143,7 +148,7 @@ local function provider_schema(tf, doc, env)
     insecure = tf.bool { optional = true, description = "Skip verifying the TLS certificate" },
   }
   local apply = {}
-  local schemes = doc:security_schemes()
+  local schemes = model.schemes
   for _, name in ipairs(check.sorted_keys(schemes)) do
     local arguments, carry = credential(name, schemes[name], env)
     for _, argument in ipairs(arguments) do
@@ -169,8 +174,9 @@ local function provider_schema(tf, doc, env)
   return declared, apply
 end
 
--- The client every hook gets (luaform_openapi_api), with the credentials each request carries.
-local function make_client(tf, doc, config, carriers, options)
+-- The client every hook gets (luaform_openapi_api), with the credentials each request carries;
+-- `document()` gives the description, for scripts that call its operations by name.
+local function make_client(tf, document_of, config, carriers, options)
   if not config.base_url then
     error("the provider needs base_url: the description states no server", 0)
   end
@@ -190,32 +196,8 @@ local function make_client(tf, doc, config, carriers, options)
   for name, value in pairs(options.http or {}) do
     settings[name] = value
   end
-  return api.new(doc, tf.http.client(settings), request.query, config.base_url, options.poll)
-end
-
--- Why no type claims `op`, in the words of the conventions (luaform_openapi_types); `claimed`:
--- the operations types claim.
-local function unclaimed_because(op, by_path, claimed)
-  -- Paths that start with a link: an object the API names by its href, and what is done to it.
-  local read = by_path[op.path].get
-  if op.path:match("^{[^}]+}/*$") and not (read and claimed[read]) then
-    return "an object named by its link whose collection has no create to pair with (the "
-      .. "read's operationId with _create for _read or _retrieve)"
-  elseif op.path:match("^{[^}]+}.") then
-    return "an action on an object named by its link; a script calls it by name (api:call)"
-  end
-  local item = op.path:match("/{[^}/]+}/*$")
-  if op.method == "get" then
-    return item and "its collection's POST was left out of the mapping"
-      or "a GET of a path that ends in no {parameter} and lists no mapped resource"
-  elseif op.method == "post" then
-    return "no GET of an item below it (PATH/{id}), so nothing reads what it makes"
-  elseif op.method == "patch" and by_path[op.path] and by_path[op.path].put then
-    return "the resource's update is the item's PUT; a PATCH beside it is not used"
-  elseif item and by_path[op.path] and by_path[op.path].get then
-    return "its path's GET was left out of the mapping"
-  end
-  return "no type is read from this path"
+  return api.new(document_of, tf.http.client(settings), request.query, config.base_url,
+    options.poll)
 end
 
 -- The operations the provider's scripts call by name (`api:call("patchZone", ...)`), each
@@ -232,45 +214,6 @@ local function called_by_scripts()
     end
   end
   return callers
-end
-
--- What `--check` says about the mapping: the types served, then each operation no type
--- claims, and why (or which script calls it by name).
-local function coverage_notes(doc, found, served)
-  local counts = {}
-  for _, kind in ipairs({ "resources", "data_sources", "list_resources" }) do
-    local n = 0
-    for _ in pairs(served[kind]) do
-      n = n + 1
-    end
-    counts[#counts + 1] = n .. " " .. kind:gsub("_", " ")
-  end
-  local notes = { doc.root_file .. ": " .. table.concat(counts, ", ") }
-  local by_path = {}
-  for _, op in ipairs(doc:operations()) do
-    by_path[op.path] = by_path[op.path] or {}
-    by_path[op.path][op.method] = op
-  end
-  local callers = called_by_scripts()
-  for _, op in ipairs(doc:operations()) do
-    if not found.claimed[op] then
-      local caller = op.id and callers[op.id]
-      notes[#notes + 1] = caller
-        and string.format("%s: %s (%s): called by name in %s", doc.root_file, op.where, op.id,
-          caller)
-        or string.format("%s: %s (%s): no type: %s", doc.root_file, op.where,
-          op.id or "no operationId", unclaimed_because(op, by_path, found.claimed))
-    end
-  end
-  for _, problem in ipairs(found.problems) do
-    notes[#notes + 1] = doc.root_file .. ": " .. problem
-  end
-  local unchecked = doc.unchecked_patterns or {}
-  table.sort(unchecked)
-  for _, note in ipairs(unchecked) do
-    notes[#notes + 1] = doc.root_file .. ": " .. note
-  end
-  return notes
 end
 
 local function checked(options)
@@ -329,63 +272,79 @@ local function checked(options)
   end
 end
 
-function M.provider(options)
-  checked(options)
-  local tf = require("luaform")
-  local ok, doc = pcall(document.open, options.document)
-  if not ok then
-    error(doc, CALLER)
-  end
-  -- Objects nested in a property are nested attributes, which protocol 5 cannot describe:
-  -- served over it, they are JSON text.
-  doc.nesting = require("luaform_served").protocol ~= 5
-    and (options.nesting or schema.DEFAULT_NESTING) or 0
-  local title = type(doc.root.info) == "table" and doc.root.info.title or ""
-  local env = options.env_prefix
-    or (tostring(title):match("%a[%w]*") or "API"):upper()
-  local declared, carriers = provider_schema(tf, doc, env)
-  local found = types.plan(doc)
+-- The types of `model` made with the author's `options`, and --check's notes of the patterns
+-- their attributes leave unchecked.
+local function served_types(tf, model, options)
   local served = { resources = {}, data_sources = {}, list_resources = {} }
+  local unchecked = {}
   for _, kind in ipairs({ "resources", "data_sources" }) do
     local make = kind == "resources" and types.resource or types.data_source
-    for name, plan in pairs(found[kind]) do
+    for name, type_model in pairs(model[kind]) do
       local type_options = (options[kind] or {})[name]
       if type_options ~= false then
-        if type(type_options) == "table" and type_options.depth == nil then
-          type_options.depth = options.depth
-        end
         -- A type the mapping cannot make is left out, saying where and why (--check lists
-        -- it); the others serve.
-        local made, definition = pcall(make, tf, doc, plan,
-          type_options or { depth = options.depth }, api.call)
+        -- it); the others serve. The host reports it as it reports a script that does not load.
+        local made, definition = type_model.load_error == nil, type_model.load_error
         if made then
-          served[kind][name] = definition
-        else
-          -- The host reports it as it reports a script that does not load.
-          served[kind][name] = { kind = kind:gsub("s$", ""),
-            load_error = plan.where .. ": " .. tostring(definition) }
+          made, definition = pcall(make, tf, type_model, type_options, api.call, unchecked)
+          if not made then
+            definition = type_model.where .. ": " .. tostring(definition)
+          end
         end
-        if made and kind == "resources" and plan.operations.list then
-          local id_field = types.id_field(doc, plan, type_options)
-          served.list_resources[name] = lists.list_resource(tf, doc, plan, api.call,
-            function(item)
-              return types.id_in(item, plan, id_field)
+        served[kind][name] = made and definition
+          or { kind = kind:gsub("s$", ""), load_error = definition }
+        local listed = model.list_resources[name]
+        if made and kind == "resources" and listed then
+          served.list_resources[name] = listed.load_error
+            and { kind = "list_resource", load_error = listed.load_error }
+            or lists.list_resource(tf, listed, api.call, function(item)
+              return types.id_in(item, type_model, type_model.id_field)
             end)
         end
       end
     end
   end
-  local title_text = type(title) == "string" and title ~= "" and title or options.document
+  return served, unchecked
+end
+
+function M.provider(options)
+  checked(options)
+  local tf = require("luaform")
+  -- Objects nested in a property are nested attributes, which protocol 5 cannot describe:
+  -- served over it, they are JSON text.
+  local nesting = require("luaform_served").protocol ~= 5
+    and (options.nesting or schema.DEFAULT_NESTING) or 0
+  -- The description itself is read only when the model is not kept from an earlier start, or
+  -- when a script calls an operation by name.
+  local doc
+  local function document_of()
+    if doc == nil then
+      doc = document.open(options.document)
+      doc.nesting = nesting
+    end
+    return doc
+  end
+  local settings = model_of.settings(options, nesting)
+  local ok, model = pcall(cache.model, options.document, settings, function()
+    return model_of.derive(document_of(), settings)
+  end)
+  if not ok then
+    error(model, CALLER)
+  end
+  local env = options.env_prefix
+    or (tostring(model.title or ""):match("%a[%w]*") or "API"):upper()
+  local declared, carriers = provider_schema(tf, model, env)
+  local served, unchecked = served_types(tf, model, options)
   return tf.provider {
-    notes = coverage_notes(doc, found, served),
+    notes = model_of.coverage_notes(model, served, unchecked, called_by_scripts()),
     description = options.description or ("Served from the OpenAPI description of "
-      .. title_text),
+      .. (model.title and model.title ~= "" and model.title or options.document)),
     schema = declared,
     configure = function(config, unknown)
       if next(unknown) then
         return nil
       end
-      return make_client(tf, doc, config, carriers, options)
+      return make_client(tf, document_of, config, carriers, options)
     end,
     types = served,
   }

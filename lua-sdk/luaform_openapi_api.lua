@@ -118,11 +118,12 @@ local Api = {}
 Api.__index = Api
 
 -- The client of a configured provider: `http` a tf.http client, `query` what every request
--- carries in its query (API keys), `doc` the description, `base_url` what links are read
--- against, `poll` the provider's options for 202 answers (luaform_openapi_async).
-function M.new(doc, http, query, base_url, poll)
-  return setmetatable({ http = http, query = query, doc = doc, base_url = base_url,
-    poll = poll }, Api)
+-- carries in its query (API keys), `document_of()` the description (read when a script first
+-- calls an operation by name), `base_url` what links are read against, `poll` the provider's
+-- options for 202 answers (luaform_openapi_async).
+function M.new(document_of, http, query, base_url, poll)
+  return setmetatable({ http = http, query = query, document_of = document_of,
+    base_url = base_url, poll = poll }, Api)
 end
 
 -- The operation of `id`, by a table made on first use.
@@ -341,9 +342,10 @@ function Api:call(operation_id, parameters, body, options)
   if type(operation_id) ~= "string" then
     error("api:call expects an operationId, such as api:call(\"getPet\", { pet_id = id })", 2)
   end
-  local op = operation(self.doc, operation_id)
+  local doc = self.document_of()
+  local op = operation(doc, operation_id)
   if op == nil then
-    error(string.format("%s has no operation %q", self.doc.root_file, operation_id), 2)
+    error(string.format("%s has no operation %q", doc.root_file, operation_id), 2)
   end
   if parameters ~= nil and type(parameters) ~= "table" then
     error(operation_id .. ": parameters must be a table of values by parameter name", 2)
@@ -365,7 +367,7 @@ function Api:call(operation_id, parameters, body, options)
       error(operation_id .. " takes no body (" .. op.where .. ")", 2)
     end
     if options.check ~= false then
-      problem = check_value(self.doc, op.body, op.body_file, body, "body", 0)
+      problem = check_value(doc, op.body, op.body_file, body, "body", 0)
       if problem then
         error(operation_id .. ": " .. problem, 2)
       end

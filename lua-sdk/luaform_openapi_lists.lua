@@ -103,10 +103,10 @@ local function paging_parameters(doc, op)
   return found
 end
 
--- Calls `list(request)` for each page of `op` until `each(item)` returns false or no page is
--- left. `values` fills the path; `call` is tf.openapi's.
-function M.each_item(doc, op, client, values, call, each)
-  local paging = paging_parameters(doc, op)
+-- Calls `list(request)` for each page of `op` (a list_model's) until `each(item)` returns
+-- false or no page is left. `values` fills the path; `call` is tf.openapi's.
+function M.each_item(op, client, values, call, each)
+  local paging = op.paging
   local size = paging.size and math.min(paging.size.maximum or 100, 100) or nil
   local query, body = {}, op.method == "post" and {} or nil
   local function put(parameter, value)
@@ -158,27 +158,41 @@ function M.each_item(doc, op, client, values, call, each)
   error(op.where .. ": more than 10000 pages; the listing stops there", 0)
 end
 
--- A tf.list_resource for the resource `plan` describes: its filters are the collection's path
--- parameters; each object is emitted with its identity (parents and id).
-function M.list_resource(tf, doc, plan, call, id_of)
+-- What the list resource of `plan`'s resource is made of, as plain data (the model is kept
+-- between starts): the collection's GET with where it takes its paging values, its parents.
+function M.list_model(doc, plan, operation_model)
   local op = plan.operations.list
-  local parents = plan.parents
+  local listing = operation_model(op)
+  listing.paging = paging_parameters(doc, op)
+  return {
+    op = listing,
+    parents = plan.parents,
+    parent_names = plan.parent_names,
+    description = type(op.operation.summary) == "string" and op.operation.summary or nil,
+  }
+end
+
+-- A tf.list_resource made from `model` (list_model): its filters are the collection's path
+-- parameters; each object is emitted with its identity (parents and id).
+function M.list_resource(tf, model, call, id_of)
+  local op = model.op
+  local parents = model.parents
   local filters = {}
   for _, parent in ipairs(parents) do
-    filters[plan.parent_names[parent]] = tf.string {
+    filters[model.parent_names[parent]] = tf.string {
       required = true, description = "The " .. parent .. " whose objects are listed",
     }
   end
   return tf.list_resource {
-    description = type(op.operation.summary) == "string" and op.operation.summary or nil,
+    description = model.description,
     schema = filters,
     list = function(request, emit, client)
       local values, identity_parents = {}, {}
       for _, parent in ipairs(parents) do
-        local value = request.config[plan.parent_names[parent]]
-        values[parent], identity_parents[plan.parent_names[parent]] = value, value
+        local value = request.config[model.parent_names[parent]]
+        values[parent], identity_parents[model.parent_names[parent]] = value, value
       end
-      M.each_item(doc, op, client, values, call, function(item)
+      M.each_item(op, client, values, call, function(item)
         local id = id_of(item)
         if id == nil then
           tf.warn { summary = op.where .. " listed an object without an id; it is left out" }

@@ -139,10 +139,12 @@ end
 local function copy_facets(shape, node)
   shape.description = type(node.description) == "string" and node.description
     or type(node.title) == "string" and node.title or nil
-  shape.deprecated = node.deprecated == true
-  shape.read_only = node.readOnly == true
-  shape.write_only = node.writeOnly == true
-  shape.sensitive = node.format == "password" or node.writeOnly == true
+  -- A facet that does not hold is nil, not false: models are kept between starts
+  -- (luaform_openapi_cache), and GitHub's hold some ten thousand shapes.
+  shape.deprecated = node.deprecated == true or nil
+  shape.read_only = node.readOnly == true or nil
+  shape.write_only = node.writeOnly == true or nil
+  shape.sensitive = (node.format == "password" or node.writeOnly == true) or nil
   if node.default ~= nil and node.default ~= null and type(node.default) ~= "table" then
     shape.default = node.default
   end
@@ -236,7 +238,7 @@ function M.shape(doc, node, file, depth, nest)
   else
     shape = { kind = "json" }
   end
-  shape.nullable = shape.nullable or nullable
+  shape.nullable = shape.nullable or nullable or nil
   return copy_facets(shape, node)
 end
 
@@ -326,9 +328,9 @@ properties_of = function(doc, node, file, depth, nest)
     local says = M.annotations(doc, property.node, property.file)
     if not says.ignore then
       local shape = M.shape(doc, property.node, property.file, depth, nest)
-      shape.read_only = shape.read_only or says.read_only
-      shape.sensitive = shape.sensitive or says.sensitive
-      shape.force_new = says.force_new
+      shape.read_only = shape.read_only or says.read_only or nil
+      shape.sensitive = shape.sensitive or says.sensitive or nil
+      shape.force_new = says.force_new or nil
       list[#list + 1] = {
         wire = wire,
         name = M.attribute_name(says.name or wire),

@@ -526,8 +526,9 @@ local function answers_object(doc, op, read)
   return type(answered) == "table" and answered == doc:resolve(read.response, read.response_file)
 end
 
--- The hooks of a resource served by `plan`'s operations through `call`; `answered` says which
--- writes answer with the object (answers_object), as { create = bool, update = bool }.
+-- The hooks of a resource served by `plan`'s operations (a resource_model) through `call`;
+-- `answered` says which writes answer with the object (answers_object), as
+-- { create = bool, update = bool }.
 local function resource_hooks(plan, fields, parents, options, call, answered)
   local ops = plan.operations
   local gone = options.gone or { 404 }
@@ -557,7 +558,7 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
   hooks.create = function(d, client)
     local object, response = call(client, ops.create, parameters(d, false),
       body_of(d, fields, "in_body"), nil, extra)
-    d:set_id(created_id(object, response, plan, options.id))
+    d:set_id(created_id(object, response, plan, plan.id_field))
     -- Read back unless the answer is the object: a 201 with only a Location, a 204 or another
     -- schema says too little, and what the server keeps is what the next plan compares with.
     -- A 202 is not the object, whatever else the description states.
@@ -608,42 +609,78 @@ local function resource_hooks(plan, fields, parents, options, call, answered)
   return hooks
 end
 
--- A tf.resource for `plan`, with the author's `options` (see tf.openapi.provider).
-function M.resource(tf, doc, plan, options, call)
-  local given = options or {}
-  options = {}
-  for k, v in pairs(given) do
-    options[k] = v
-  end
-  options.id = M.id_field(doc, plan, given)
-  local fields, parents = attributes_of(doc, plan, options.depth, options.id)
+-- What a hook needs of an operation, as plain data (the model is kept between starts).
+function M.operation_model(op)
+  return op and { method = op.method, path = op.path, id = op.id, where = op.where } or nil
+end
+
+-- What `plan`'s resource is made of, as plain data (luaform_openapi_model): its fields and
+-- where each comes from, its operations, its parents and id. `settings`: { depth, id }, the
+-- author's options the mapping reads.
+function M.resource_model(doc, plan, settings)
+  local id_field = M.id_field(doc, plan, settings)
+  local fields, parents = attributes_of(doc, plan, settings.depth, id_field)
   local ops = plan.operations
-  local updatable = ops.update and (ops.update.body and "partial" or true) or false
-  local attributes = options.attributes or {}
-  local declared = {}
-  for _, parent in ipairs(parents) do
-    declared[plan.parent_names[parent]] = tf.string {
-      required = true,
-      force_new = true,
-      description = "The " .. parent .. " the object belongs to (a path parameter)",
-    }
-  end
-  for name, field in pairs(fields) do
-    if attributes[name] ~= false then
-      declared[name] = resource_attribute(tf, field, updatable, attributes[name])
-    else
-      fields[name] = nil
-    end
-  end
+  local unchecked = {}
   -- A pattern the SDK cannot read is left to the server; --check names each one an argument
   -- would be validated by.
   for name, field in pairs(fields) do
     local why = field.in_body and schema.unchecked_pattern(field.shape)
     if why then
-      doc.unchecked_patterns = doc.unchecked_patterns or {}
-      doc.unchecked_patterns[#doc.unchecked_patterns + 1] = string.format(
+      unchecked[name] = string.format(
         "%s: attribute %s: its pattern %s is not checked (%s); the server checks it",
-        plan.operations.create.where, name, field.shape.pattern, why)
+        ops.create.where, name, field.shape.pattern, why)
+    end
+  end
+  local description = ops.read.operation.description or ops.read.operation.summary
+  local operations = {}
+  for role, op in pairs(ops) do
+    operations[role] = M.operation_model(op)
+  end
+  return {
+    name = plan.name,
+    where = plan.where,
+    link = plan.link,
+    id_parameter = plan.id_parameter,
+    parent_names = plan.parent_names,
+    operations = operations,
+    id_field = id_field,
+    fields = fields,
+    parents = parents,
+    updatable = ops.update and (ops.update.body and "partial" or true) or false,
+    answers_object = {
+      create = answers_object(doc, ops.create, ops.read),
+      update = answers_object(doc, ops.update, ops.read),
+    },
+    unchecked = unchecked,
+    description = type(description) == "string" and description or nil,
+  }
+end
+
+-- A tf.resource made from `model` (resource_model), with the author's `options` (see
+-- tf.openapi.provider). `notes` gets --check's notes of the attributes it keeps.
+function M.resource(tf, model, options, call, notes)
+  options = options or {}
+  local fields = {}
+  for name, field in pairs(model.fields) do
+    fields[name] = field
+  end
+  local parents = model.parents
+  local attributes = options.attributes or {}
+  local declared = {}
+  for _, parent in ipairs(parents) do
+    declared[model.parent_names[parent]] = tf.string {
+      required = true,
+      force_new = true,
+      description = "The " .. parent .. " the object belongs to (a path parameter)",
+    }
+  end
+  for name, field in pairs(model.fields) do
+    if attributes[name] ~= false then
+      declared[name] = resource_attribute(tf, field, model.updatable, attributes[name])
+      notes[#notes + 1] = model.unchecked[name]
+    else
+      fields[name] = nil
     end
   end
   -- The identity names the object by its parents and id: import blocks and list resources
@@ -652,18 +689,18 @@ function M.resource(tf, doc, plan, options, call)
     id = tf.string { required_for_import = true, description = "The object's id" },
   }
   for _, parent in ipairs(parents) do
-    identity[plan.parent_names[parent]] = tf.string {
+    identity[model.parent_names[parent]] = tf.string {
       required_for_import = true, description = "The " .. parent .. " (a path parameter)",
     }
   end
   local read_back = options.read_after_write == true
-  local hooks = resource_hooks(plan, fields, parents, options, call, {
-    create = not read_back and answers_object(doc, ops.create, ops.read),
-    update = not read_back and answers_object(doc, ops.update, ops.read),
+  local hooks = resource_hooks(model, fields, parents, options, call, {
+    create = not read_back and model.answers_object.create,
+    update = not read_back and model.answers_object.update,
   })
-  local description = ops.read.operation.description or ops.read.operation.summary
+  local ops = model.operations
   local definition = {
-    description = type(description) == "string" and description or nil,
+    description = model.description,
     schema = declared,
     create = options.create or hooks.create,
     read = options.read or hooks.read,
@@ -676,16 +713,15 @@ function M.resource(tf, doc, plan, options, call)
   return tf.resource(definition)
 end
 
--- A tf.data_source for `plan`: its path parameters are its arguments, the rest computed.
-function M.data_source(tf, doc, plan, options, call)
-  options = options or {}
+-- What `plan`'s data source is made of, as plain data: its path parameters are its
+-- arguments, the rest computed. `settings`: { depth }.
+function M.data_source_model(doc, plan, settings)
   local read = plan.operations.read
   local fields = {}
   for _, property in ipairs(schema.properties(doc, read.response, read.response_file,
-    options.depth) or {}) do
+    settings.depth) or {}) do
     fields[property.name] = { wire = property.wire, shape = property.shape, read = true }
   end
-  local declared = {}
   local arguments = path_parameters(plan.item)
   local argument_names = {}
   local names = parent_names(plan.item)
@@ -698,29 +734,47 @@ function M.data_source(tf, doc, plan, options, call)
     end
     argument_names[parameter] = name
     fields[name] = nil
-    declared[name] = tf.string {
+  end
+  fields.id = nil
+  local description = read.operation.description or read.operation.summary
+  return {
+    name = plan.name,
+    where = plan.where,
+    item = plan.item,
+    read = M.operation_model(read),
+    fields = fields,
+    arguments = arguments,
+    argument_names = argument_names,
+    description = type(description) == "string" and description or nil,
+  }
+end
+
+-- A tf.data_source made from `model` (data_source_model).
+function M.data_source(tf, model, options, call)
+  options = options or {}
+  local declared = {}
+  for _, parameter in ipairs(model.arguments) do
+    declared[model.argument_names[parameter]] = tf.string {
       required = true, description = "The " .. parameter .. " (a path parameter)",
     }
   end
-  fields.id = nil
-  for name, field in pairs(fields) do
+  for name, field in pairs(model.fields) do
     declared[name] = declare(tf, field.shape, {
       computed = true, description = field.shape.description,
       sensitive = field.shape.sensitive or nil,
     }, false, true)
   end
-  local description = read.operation.description or read.operation.summary
   return tf.data_source {
-    description = type(description) == "string" and description or nil,
+    description = model.description,
     schema = declared,
     read = options.read or function(d, client)
       local values = {}
-      for _, parameter in ipairs(arguments) do
-        values[parameter] = d:get(argument_names[parameter])
+      for _, parameter in ipairs(model.arguments) do
+        values[parameter] = d:get(model.argument_names[parameter])
       end
-      local object = call(client, read, values)
-      d:set_id(api.filled(plan.item, values))
-      record(d, fields, object)
+      local object = call(client, model.read, values)
+      d:set_id(api.filled(model.item, values))
+      record(d, model.fields, object)
     end,
   }
 end

@@ -8,6 +8,7 @@
 ---@field type "file"|"directory"|"other"
 ---@field mode? string permission bits in octal ("0644"); nil on Windows
 ---@field size integer bytes
+---@field modified integer when its contents last changed, in seconds since 1970 (UTC)
 
 ---@class luaform.fs
 local fs = {}

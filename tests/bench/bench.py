@@ -178,20 +178,23 @@ def bigset_rows(results, sizes):
     return rows
 
 
-OPENAPI_SUBJECTS = (("mapped", "mapped"), ("scripts", "scripts"))
+OPENAPI_SUBJECTS = (("mapped", "mapped"), ("scripts", "scripts"),
+                    ("first", "mapped, first start"))
 
 
 def openapi_rows(cold, calls):
     """Issue 40's targets: GitHub's description to its schema answer within 2x of the same
-    types as scripts and under a second; a mapped type's Plan and Apply within 1.1x of the
-    script's provider CPU."""
-    pick = (lambda key, scale=1: {n: cold[n][key] / scale for n in ("mapped", "scripts")})
+    types as scripts and under a second (the first start, which reads and maps the whole
+    description, too); a mapped type's Plan and Apply within 1.1x of the script's provider
+    CPU."""
+    pick = (lambda key, scale=1: {n: cold[n][key] / scale for n in ("mapped", "scripts", "first")})
     scenario = f"7 GitHub's description, {cold['mapped']['types']} resource types"
     schema = pick("schema_ms_p50")
     rows = [Row(scenario, "exec to handshake p50", "ms", pick("handshake_ms_p50")),
             Row(scenario, "exec to schema answer p50", "ms", schema, "<= 2x scripts",
                 schema["mapped"] <= 2 * schema["scripts"],
-                more_targets=[("< 1 s", schema["mapped"] < 1000)]),
+                more_targets=[("< 1 s", schema["mapped"] < 1000),
+                              ("first start < 1 s", schema["first"] < 1000)]),
             Row(scenario, "peak RSS", "MiB", pick("rss_kib_max", 1024))]
     for rpc in ("plan", "apply"):
         cpu = {n: calls[n][rpc] for n in ("mapped", "scripts")}

@@ -288,10 +288,14 @@ def start_host(directory, out, err):
     deadline = time.monotonic() + HOST_WAIT
     while True:
         try:
+            # The model is kept in the description's scratch directory, removed with it: each
+            # run maps every description (and writes its model), as a first start does.
             return subprocess.Popen(
                 [os.path.join(directory, "terraform-provider-corpus"), "--schema"],
                 cwd=directory, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                start_new_session=True)
+                start_new_session=True,
+                env=dict(os.environ,
+                         LUAFORM_OPENAPI_CACHE=os.path.join(directory, ".model-cache")))
         except OSError as error:
             if time.monotonic() > deadline:
                 raise HostUnavailable(f"the host cannot be started for {HOST_WAIT} s: {error}")

@@ -1,13 +1,19 @@
 #include "host/lua/modules/document_module.h"
 
+#include <openssl/evp.h>
+
+#include <array>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 
+#include "host/lua/core/embedded_sdk.h"
 #include "host/lua/core/guarded.h"
 #include "host/lua/core/json_conversion.h"
+#include "host/lua/modules/encoding_module.h"
 #include "host/lua/modules/yaml_reader.h"
 
 namespace luaform::lua {
@@ -71,6 +77,86 @@ int read(lua_State* L) {
   return 1;
 }
 
+// A SHA-256 being computed: bytes in, lower-case hex out.
+class Sha256 {
+ public:
+  Sha256() : context_(EVP_MD_CTX_new()) {
+    if (context_ == nullptr || EVP_DigestInit_ex(context_, EVP_sha256(), nullptr) != 1) {
+      EVP_MD_CTX_free(context_);
+      throw std::runtime_error("the digest could not be computed");
+    }
+  }
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  ~Sha256() { EVP_MD_CTX_free(context_); }
+
+  void add(std::string_view bytes) {
+    if (EVP_DigestUpdate(context_, bytes.data(), bytes.size()) != 1) {
+      throw std::runtime_error("the digest could not be computed");
+    }
+  }
+  // Each part preceded by its length, so that no two lists of parts give the same bytes.
+  void add_part(std::string_view part) {
+    add(std::to_string(part.size()) + ":");
+    add(part);
+  }
+  std::string hex() {
+    std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
+    unsigned int size = 0;
+    if (EVP_DigestFinal_ex(context_, out.data(), &size) != 1) {
+      throw std::runtime_error("the digest could not be computed");
+    }
+    return lower_hex(out.data(), size);
+  }
+
+ private:
+  EVP_MD_CTX* context_;
+};
+
+// The SHA-256 of the bytes of file `name` in the provider directory, read in blocks (a
+// description is tens of MB at most, read here once per start): what a cache of what was made
+// from the document is keyed by.
+int digest(lua_State* L) {
+  const std::string name = luaL_checkstring(L, 1);
+  const fs::path directory = lua_tostring(L, lua_upvalueindex(1));
+  std::ifstream in(file_inside(directory, name), std::ios::binary);
+  if (!in) throw std::runtime_error(name + ": cannot be read");
+  Sha256 sha;
+  std::array<char, 1U << 16U> block{};
+  while (in.read(block.data(), block.size()) || in.gcount() > 0) {
+    sha.add({block.data(), static_cast<size_t>(in.gcount())});
+  }
+  if (in.bad()) throw std::runtime_error(name + ": cannot be read");
+  const std::string hex = sha.hex();
+  lua_pushlstring(L, hex.data(), hex.size());
+  return 1;
+}
+
+// The SHA-256 of the SDK modules the provider runs: each module the host carries, or the file
+// that takes its place (a module of that name in the provider directory's lua-sdk/ or in the
+// directory itself, which require() finds first). Two hosts whose SDKs differ in one byte may
+// map one document differently, so nothing one made is taken as the other's.
+int sdk_digest(lua_State* L) {
+  const fs::path directory = lua_tostring(L, lua_upvalueindex(1));
+  Sha256 sha;
+  for (const EmbeddedModule& module : embedded_sdk_modules()) {
+    sha.add_part(module.name);
+    const std::string file_name = std::string(module.name) + ".lua";
+    std::error_code ec;
+    bool replaced = false;
+    for (const fs::path& file : {directory / "lua-sdk" / file_name, directory / file_name}) {
+      if (!replaced && fs::is_regular_file(file, ec)) {
+        sha.add_part(read_file(file, file_name));
+        replaced = true;
+      }
+    }
+    if (!replaced) sha.add_part(module.source);
+  }
+  const std::string hex = sha.hex();
+  lua_pushlstring(L, hex.data(), hex.size());
+  return 1;
+}
+
 // The provider's Lua sources, by path relative to the directory; hidden folders (.luaform)
 // are not entered. Bounded: a provider is tens of scripts, each well under a megabyte.
 int scripts(lua_State* L) {
@@ -98,13 +184,19 @@ int scripts(lua_State* L) {
 }
 
 int open(lua_State* L) {
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 4);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_pushcclosure(L, guarded<read>, 1);
   lua_setfield(L, -2, "read");
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_pushcclosure(L, guarded<scripts>, 1);
   lua_setfield(L, -2, "scripts");
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, guarded<digest>, 1);
+  lua_setfield(L, -2, "digest");
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, guarded<sdk_digest>, 1);
+  lua_setfield(L, -2, "sdk_digest");
   return 1;
 }
 

@@ -7,6 +7,10 @@
 //                read or parsed raises an error naming it, with the line and column.
 //   scripts()    the provider's Lua sources as { ["lib/x.lua"] = text, ... } (hidden folders
 //                left out), for --check to see which operations scripts call by name.
+//   digest(name) the lower-case hex SHA-256 of the bytes of file `name` (as read() finds it)
+//   sdk_digest() the lower-case hex SHA-256 of the SDK modules the provider runs (the host's, or
+//                the files in the provider directory that take their place)
+// The two digests key what tf.openapi keeps between starts (luaform_openapi_cache).
 #pragma once
 
 #include <filesystem>

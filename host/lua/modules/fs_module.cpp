@@ -58,6 +58,8 @@ int stat_path(lua_State* L) {
 #endif
   lua_pushinteger(L, static_cast<lua_Integer>(info.st_size));
   lua_setfield(L, -2, "size");
+  lua_pushinteger(L, static_cast<lua_Integer>(info.st_mtime));
+  lua_setfield(L, -2, "modified");
   return 1;
 }
 

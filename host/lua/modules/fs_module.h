@@ -4,7 +4,8 @@
 // names the path and the system's reason.
 //
 //   stat(path)          nil when nothing is there, else { type = "file" | "directory" |
-//                       "other", mode = "0644", size = bytes } (symbolic links followed)
+//                       "other", mode = "0644", size = bytes, modified = seconds since 1970
+//                       } (symbolic links followed)
 //   chmod(path, mode)   sets the permission bits exactly (the umask does not apply)
 //   mkdir(path, mode)   creates the directory and any missing parents with that mode; an
 //                       existing directory is left as it is

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -28,7 +29,7 @@ unsigned mode_on_disk(const std::filesystem::path& path) {
 
 }  // namespace
 
-TEST_CASE("stat tells files from directories and missing paths, with mode and size") {
+TEST_CASE("stat tells files from directories and missing paths, with mode, size and time") {
   ProviderDir scratch;
   scratch.write("a.txt", "hello");
   ::chmod((scratch.path() / "a.txt").c_str(), 0640);
@@ -36,6 +37,10 @@ TEST_CASE("stat tells files from directories and missing paths, with mode and si
   CHECK(evaluate("tf.fs.stat(" + file + ").type") == "file");
   CHECK(evaluate("tf.fs.stat(" + file + ").mode") == "0640");
   CHECK(evaluate("tf.fs.stat(" + file + ").size") == "5");
+  // When the contents last changed, in seconds since 1970: set to a known moment here.
+  const struct timespec times[2] = {{0, UTIME_OMIT}, {1700000000, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, (scratch.path() / "a.txt").c_str(), times, 0) == 0);
+  CHECK(evaluate("tf.fs.stat(" + file + ").modified") == "1700000000");
   CHECK(evaluate("tf.fs.stat(" + quoted(scratch, "") + ").type") == "directory");
   CHECK(evaluate("tf.fs.stat(" + quoted(scratch, "missing") + ")") == "nil");
   CHECK(evaluate("tf.fs.stat(" + quoted(scratch, "a.txt/below") + ")") == "nil");
