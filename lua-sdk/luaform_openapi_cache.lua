@@ -159,8 +159,8 @@ local function write(dir, name, text)
   if not pcall(fs.mkdir, dir, "0700") then
     return
   end
-  local partial = string.format("%s/%s.%d.%s.part", dir, name, os.time(),
-    tostring({}):match("0x(%x+)") or "0")
+  -- A name no other start writes at the same time (math.random is seeded anew per start).
+  local partial = string.format("%s/%s.%d.%d.part", dir, name, os.time(), math.random(1 << 40))
   local file = io.open(partial, "wb")
   if not file then
     return
