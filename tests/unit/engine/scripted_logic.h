@@ -190,9 +190,11 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
     if (!identity_upgrader) return std::nullopt;
     return identity_upgrader(from, raw, current, diags);
   }
+  // configure records what it was given, then runs the test's configurer (which may throw).
+  std::function<Diagnostics(const Value&)> configurer;
   Diagnostics configure(const Value& config) override {
     configured_with = config;
-    return {};
+    return configurer ? configurer(config) : Diagnostics{};
   }
   Diagnostics call(Operation op, const std::string&, ResourceData& d) override {
     auto it = callbacks.find(op);
@@ -234,7 +236,8 @@ struct ScriptedLogic : ProviderLogic, LogicSession {
   Diagnostics call_store(const std::string&, const Value& config, StoreCall& call) override {
     return store ? store(config, call) : Diagnostics{};
   }
-  void stop() override {}
+  std::atomic<int> stops = 0;
+  void stop() override { ++stops; }
 };
 
 inline Attribute attribute(std::string name, Type type, bool required, bool optional,

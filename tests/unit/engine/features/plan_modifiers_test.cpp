@@ -1,5 +1,5 @@
-// Plan modifiers in the framework's sense: use_state_for_unknown, requires_replace_if and
-// plan functions.
+// Plan modifiers in the framework's sense: use_state_for_unknown and requires_replace_if (plan
+// functions, the third, are rpc/plan_functions_test.cpp's).
 #include <doctest/doctest.h>
 
 #include "host/engine/schema/schema_rules.h"
@@ -171,86 +171,6 @@ TEST_CASE("requires_replace_if inside a list block is asked per element, at its 
         std::vector<std::string>{"disk[1].size:20->5", "disk[2].size:null->7"});
   const PlanResponse grown = plan(prior, with_disks({10, 30}));
   CHECK(grown.requires_replace.empty());
-}
-
-TEST_CASE("a plan function plans a computed value, but never changes a configured one") {
-  ModifierFixture f;
-  f.logic->planners["mode"] = [](const Value&, const Value& config, const Value&) {
-    return std::optional<Value>(Value::string(config.get_attribute("path").as_string() + "!"));
-  };
-  f.logic->planners["sha"] = [](const Value&, const Value&, const Value&) {
-    return std::optional<Value>();  // keeps what the plan had
-  };
-  const Value created = f.proposed_new();
-  const PlanResponse resp = f.plan(Value::null(f.type), created);
-  REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value planned = resp.planned_state;
-  CHECK(planned.get_attribute("mode") == Value::string("/a!"));
-  CHECK(planned.get_attribute("sha").is_unknown());
-
-  // mode is optional+computed: once the configuration sets it, it is the user's.
-  const Value configured = created.with_attribute("mode", Value::string("0600"));
-  const PlanResponse refused = f.service->plan_resource_change(
-      PlanRequest{"test_file", Value::null(f.type), configured, configured, {}});
-  REQUIRE(refused.diagnostics.has_errors());
-  CHECK(refused.diagnostics.items()[0].summary ==
-        "test_file: plan of \"mode\" changed a configured value");
-}
-
-TEST_CASE("plan functions run in the schema's order, each seeing what the earlier ones planned") {
-  ModifierFixture f;
-  f.logic->planners["sha"] = [](const Value&, const Value&, const Value&) {
-    return std::optional<Value>(Value::string("f00d"));
-  };
-  // "mode" comes after "sha" in file_schema: the object it is given holds the sha just planned.
-  f.logic->planners["mode"] = [](const Value&, const Value&, const Value& planned) {
-    return std::optional<Value>(Value::string("after " + planned.get_attribute("sha").as_string()));
-  };
-  const Value created = f.proposed_new();
-  const PlanResponse resp = f.plan(Value::null(f.type), created);
-  REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(resp.planned_state.get_attribute("mode") == Value::string("after f00d"));
-}
-
-TEST_CASE("a plan function inside a list block plans each element from that element") {
-  auto logic = std::make_shared<ScriptedLogic>();
-  Schema s = file_schema();
-  Attribute label = attribute("label", Type::string(), false, false, true);
-  label.has_plan_function = true;
-  NestedBlock disk;
-  disk.type_name = "disk";
-  disk.block.attributes = {attribute("name", Type::string(), true, false, false), label};
-  s.block.blocks = {disk};
-  logic->declared.resources["test_file"] = s;
-  for (const char* path : {"disk[0].label", "disk[1].label"}) {
-    logic->planners[path] = [](const Value&, const Value& config, const Value&) {
-      return std::optional<Value>(
-          Value::string("disk-" + config.get_attribute("name").as_string()));
-    };
-  }
-  ProviderService service(logic);
-  REQUIRE_FALSE(service.get_provider_schema().diagnostics.has_errors());
-  const Type type =
-      service.get_provider_schema().schema->resources.at("test_file").block.implied_type();
-  const Type disk_type = disk.block.implied_type();
-  const auto element = [&](const char* name) {
-    return Value::object(disk_type, {{"name", Value::string(name)}});
-  };
-  const Value config =
-      Value::object(type, {{"path", Value::string("/a")},
-                           {"content", Value::string("x")},
-                           {"disk", Value::list(disk_type, {element("a"), element("b")})}});
-  const PlanResponse resp =
-      service.plan_resource_change(PlanRequest{"test_file", Value::null(type), config, config, {}});
-  REQUIRE_FALSE(resp.diagnostics.has_errors());
-  const Value planned = resp.planned_state;
-  const Value& disks = planned.get_attribute("disk");
-  REQUIRE(disks.elements().size() == 2);
-  CHECK(disks.elements()[0].get_attribute("label") == Value::string("disk-a"));
-  CHECK(disks.elements()[1].get_attribute("label") == Value::string("disk-b"));
-  // Each call also saw the whole resource, as planned so far.
-  REQUIRE(logic->planned_resources.size() == 2);
-  CHECK(logic->planned_resources[1].get_attribute("path") == Value::string("/a"));
 }
 
 TEST_CASE("a plan function inside a set is refused at load") {

@@ -119,38 +119,3 @@ TEST_CASE("no stored object generates no configuration") {
   const Block block = server_block();
   CHECK(config_from_state(block, Value::null(block.implied_type())).is_null());
 }
-
-TEST_CASE("the provider generates configuration, and plans it with nothing to change") {
-  auto logic = std::make_shared<ScriptedLogic>();
-  logic->declared.resources["test_file"] = file_schema();
-  ProviderService service(logic);
-  CHECK(service.get_provider_schema().capabilities.generate_resource_config);
-  const Type type =
-      service.get_provider_schema().schema->resources.at("test_file").block.implied_type();
-  const Value state = Value::object(type, {{"id", Value::string("/a")},
-                                           {"path", Value::string("/a")},
-                                           {"content", Value::string("")},
-                                           {"sha", Value::string("e3b0")},
-                                           {"mode", Value::string("0644")}});
-
-  const GenerateConfigResponse generated =
-      service.generate_resource_config(GenerateConfigRequest{"test_file", state});
-  REQUIRE_FALSE(generated.diagnostics.has_errors());
-  const Value config = generated.config;
-  CHECK(config.get_attribute("path") == Value::string("/a"));
-  CHECK(config.get_attribute("content").is_null());
-  CHECK(config.get_attribute("sha").is_null());
-  CHECK(config.get_attribute("mode") == Value::string("0644"));
-
-  // The CLI proposes the config plus the stored values of computed attributes it leaves null.
-  Value proposed = config.with_attribute("id", state.get_attribute("id"))
-                       .with_attribute("sha", state.get_attribute("sha"));
-  const PlanResponse plan =
-      service.plan_resource_change(PlanRequest{"test_file", state, proposed, config, {}});
-  REQUIRE_FALSE(plan.diagnostics.has_errors());
-  CHECK(plan.planned_state == state);
-  CHECK(plan.requires_replace.empty());
-
-  CHECK(service.generate_resource_config(GenerateConfigRequest{"test_nothing", state})
-            .diagnostics.has_errors());
-}

@@ -3,93 +3,18 @@
 #include <doctest/doctest.h>
 
 #include "host/engine/codec/json_codec.h"
-#include "scripted_logic.h"
+#include "identity_fixture.h"
 
 using namespace luaform::engine;
 using namespace luaform::engine::testing;
 
 namespace {
 
-IdentityAttribute identity_attribute(std::string name, bool required) {
-  IdentityAttribute a;
-  a.name = std::move(name);
-  a.type = Type::string();
-  a.required_for_import = required;
-  a.optional_for_import = !required;
-  return a;
-}
-
-// test_file with an identity: path (required for import, copied from the attribute), mode
-// (optional, copied) and owner (optional, only what the script sets).
-struct IdentityFixture : ServiceFixture {
-  Type type;
-  Type identity_type;
-
-  explicit IdentityFixture(bool mutable_identity = false, int64_t version = 0) {
-    Schema schema = file_schema();
-    ResourceIdentity identity;
-    identity.version = version;
-    identity.mutable_identity = mutable_identity;
-    identity.attributes = {identity_attribute("mode", false), identity_attribute("owner", false),
-                           identity_attribute("path", true)};
-    schema.identity = identity;
-    schema.moves_state = true;  // the tests of moves give the logic a mover
-    logic->declared.resources["test_file"] = schema;
-    logic->declared.resources["test_plain"] = file_schema();
-    type = serve().resources.at("test_file").block.implied_type();
-    identity_type = identity.implied_type();
-  }
-  Value object(const std::string& path, const std::string& mode) const {
-    return Value::object(type, {{"id", Value::string(path)},
-                                {"path", Value::string(path)},
-                                {"content", Value::string("x")},
-                                {"sha", Value::string("abc")},
-                                {"mode", Value::string(mode)}});
-  }
-  Value identity(const std::string& path, const std::string& mode) const {
-    return Value::object(identity_type, {{"path", Value::string(path)},
-                                         {"mode", Value::string(mode)},
-                                         {"owner", Value::null(Type::string())}});
-  }
-  Value planned_create() const {
-    return Value::object(type, {{"id", Value::unknown(Type::string())},
-                                {"path", Value::string("/a")},
-                                {"content", Value::string("x")},
-                                {"sha", Value::unknown(Type::string())},
-                                {"mode", Value::unknown(Type::string())}});
-  }
-  ApplyResponse apply(const Value& prior, const Value& planned, const Value& planned_identity) {
-    ApplyRequest req{"test_file", prior, planned, planned, {}};
-    if (!planned_identity.is_null()) req.planned_identity = planned_identity;
-    return service->apply_resource_change(req);
-  }
-  // An update whose function changes mode (part of the identity) from 0644 to 0600.
-  ApplyResponse update_mode_to_0600() {
-    logic->callbacks[Operation::Update] = [](ResourceData& d) {
-      REQUIRE_FALSE(d.set("mode", Value::string("0600")).has_errors());
-      return Diagnostics{};
-    };
-    const Value prior = object("/a", "0644");
-    const Value planned = prior.with_attribute("mode", Value::unknown(Type::string()));
-    return apply(prior, planned, identity("/a", "0644"));
-  }
-};
-
 void sets(ResourceData& d, const std::string& key, const std::string& value) {
   REQUIRE_FALSE(d.set(key, Value::string(value)).has_errors());
 }
 
 }  // namespace
-
-TEST_CASE("only resources that declare an identity have an identity schema") {
-  IdentityFixture f;
-  const GetIdentitySchemasResponse resp = f.service->get_resource_identity_schemas();
-  REQUIRE(resp.identities.size() == 1);
-  const ResourceIdentity* identity = resp.identities.at("test_file");
-  REQUIRE(identity != nullptr);
-  CHECK(identity->attributes.size() == 3);
-  CHECK_FALSE(resp.diagnostics.has_errors());
-}
 
 TEST_CASE("a create's identity copies the attributes of the same name, and what the script set") {
   IdentityFixture f;
@@ -248,45 +173,6 @@ TEST_CASE("a resource without an identity cannot be imported by one") {
   const ImportResponse resp = f.service->import_resource_state(req);
   REQUIRE(resp.diagnostics.has_errors());
   CHECK(resp.diagnostics.items()[0].summary == "Resource test_plain has no identity");
-}
-
-TEST_CASE("a stored identity of the current version is read as it is") {
-  IdentityFixture f;
-  const UpgradeIdentityResponse resp = f.service->upgrade_resource_identity(
-      {"test_file", 0, R"({"path":"/a","mode":"0644","owner":null})"});
-  REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(resp.upgraded_identity == f.identity("/a", "0644"));
-}
-
-TEST_CASE("an older identity goes through the script's identity upgrade") {
-  IdentityFixture f(false, 1);
-  f.logic->identity_upgrader = [&f](int64_t from, const std::string& raw, const Type& current,
-                                    Diagnostics& diags) -> std::optional<Value> {
-    CHECK(from == 0);
-    CHECK(raw == R"({"file":"/a"})");
-    CHECK(current == f.identity_type);
-    (void)diags;
-    return Value::object(current, {{"path", Value::string("/a")}});
-  };
-  const UpgradeIdentityResponse resp =
-      f.service->upgrade_resource_identity({"test_file", 0, R"({"file":"/a"})"});
-  REQUIRE_FALSE(resp.diagnostics.has_errors());
-  CHECK(resp.upgraded_identity.get_attribute("path") == Value::string("/a"));
-}
-
-TEST_CASE("an identity that cannot be upgraded or is from a newer provider is refused") {
-  IdentityFixture f(false, 1);
-  const UpgradeIdentityResponse no_upgrade =
-      f.service->upgrade_resource_identity({"test_file", 0, R"({"file":"/a"})"});
-  REQUIRE(no_upgrade.diagnostics.has_errors());
-  CHECK(no_upgrade.diagnostics.items()[0].detail.ends_with(
-      "and it declares no identity upgrade from version 0."));
-  CHECK(no_upgrade.upgraded_identity.is_null());
-
-  const UpgradeIdentityResponse newer =
-      f.service->upgrade_resource_identity({"test_file", 2, R"({"path":"/a"})"});
-  REQUIRE(newer.diagnostics.has_errors());
-  CHECK(newer.diagnostics.items()[0].summary == "Identity of test_file is from a newer provider");
 }
 
 TEST_CASE("a moved state gets the target's identity when it holds all of it") {
