@@ -216,6 +216,14 @@ local function called_by_scripts()
   return callers
 end
 
+-- Why `value` is no depth of `$ref`s to follow (a whole number, 0 or more), or nil.
+local function depth_problem(name, value)
+  if value ~= nil and (math.type(value) ~= "integer" or value < 0) then
+    return name .. " must be a whole number of $ref levels to follow, such as 3"
+  end
+  return nil
+end
+
 local function checked(options)
   if type(options) ~= "table" then
     option_error("expects a table of options, as in { document = \"api.yaml\" }")
@@ -252,6 +260,10 @@ local function checked(options)
     or (options.nesting or 0) < 0 then
     option_error("nesting must be a whole number of levels (0: nested objects are JSON text)")
   end
+  problem = depth_problem("depth", options.depth)
+  if problem then
+    option_error(problem)
+  end
   for _, kind in ipairs({ "resources", "data_sources" }) do
     local by_name = options[kind]
     if by_name ~= nil and type(by_name) ~= "table" then
@@ -266,6 +278,13 @@ local function checked(options)
           type_options, TYPE_OPTIONS) or async.option_problem(type_options.poll)
         if problem then
           error(problem, CALLER + 1)
+        end
+        local where = kind .. "." .. tostring(name) .. "."
+        problem = depth_problem(where .. "depth", type_options.depth)
+          or type_options.id ~= nil and type(type_options.id) ~= "string"
+            and where .. "id must be the name of the field that holds the id, such as \"uuid\""
+        if problem then
+          option_error(problem)
         end
       end
     end

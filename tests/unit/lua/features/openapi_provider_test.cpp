@@ -899,6 +899,30 @@ return provider
                 text);
 }
 
+TEST_CASE("depth and a type's id are checked where the provider is declared") {
+  const char* cases[][2] = {
+      {"depth = 1.5", "tf.openapi.provider: depth must be a whole number of $ref levels"},
+      {"depth = -1", "tf.openapi.provider: depth must be a whole number of $ref levels"},
+      {"resources = { pet = { depth = \"all\" } }",
+       "tf.openapi.provider: resources.pet.depth must be a whole number of $ref levels"},
+      {"resources = { pet = { id = function() return 'x' end } }",
+       "tf.openapi.provider: resources.pet.id must be the name of the field that holds the id"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c[0]);
+    ProviderDir dir;
+    // Not a tail call, which would leave no line to name.
+    dir.write("provider.lua",
+              std::string("local tf = require(\"luaform\")\n"
+                          "local p = tf.openapi.provider { document = \"api.yaml\", ") +
+                  c[0] + " }\nreturn p\n");
+    dir.write("api.yaml", kSwagger);
+    dir.write("species.yaml", kSpecies);
+    const std::string text = all_text(dir.load()->load_diagnostics());
+    CHECK_MESSAGE(text.find(std::string("provider.lua:2: ") + c[1]) != std::string::npos, text);
+  }
+}
+
 TEST_CASE("Speakeasy's and terraform-provider-openapi's annotations are honoured") {
   ProviderDir dir;
   dir.write("provider.lua", kProvider);
