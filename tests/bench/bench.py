@@ -22,9 +22,14 @@ QUICK = {"types": [1, 200, 1000], "cold_repeat": 3, "calls": 500, "concurrency":
          "bigset_repeat": 2, "bigset_timeout": 30, "openapi_calls": 200}
 
 
+# The subjects a figure may have, by key. "luaform" is the host the targets are judged on: the
+# linux_amd64 release host when run.sh built it (what users run), with the development host
+# beside it as "dev"; else the development host itself.
+NAMES = ("luaform", "dev", "peer", "floor")
+
+
 def values(results, key_of, pick):
-    return {name: pick(results[key_of(name)]) for name in ("luaform", "peer", "floor")
-            if key_of(name) in results}
+    return {name: pick(results[key_of(name)]) for name in NAMES if key_of(name) in results}
 
 
 # Issue 25 holds the schema answer to the peer's only for a large provider: with few types
@@ -88,7 +93,7 @@ def linear_growth_row(scenario, metric, small, large, figure, held_to_target):
     """How much FIGURE grew from SMALL to LARGE resources, for each subject. Only the
     provider's own figures are held to the target: the CLI's time is not the provider's."""
     growth = {}
-    for name in ("luaform", "peer"):
+    for name in ("luaform", "dev", "peer"):
         if (small, name) in figure and (large, name) in figure:
             growth[name] = ratio(figure[(large, name)], figure[(small, name)])
     if not held_to_target:
@@ -170,8 +175,9 @@ def bigset_rows(results, sizes):
             # for small sets, and the minimum is the figure least disturbed by the machine.
             growth = {name: ratio(results[(large, change, name)]["min_ms"],
                                   results[(small, change, name)]["min_ms"])
-                      for name in ("luaform", "peer")
-                      if not results[(large, change, name)]["timed_out"]}
+                      for name in ("luaform", "dev", "peer")
+                      if (large, change, name) in results
+                      and not results[(large, change, name)]["timed_out"]}
             rows.append(Row(f"6 sets, {small:,} -> {large:,}, change: {change}",
                             "fastest plan, growth", "x", growth, f"<= {limit:.0f}x (n log n)",
                             growth["luaform"] <= limit))
@@ -212,6 +218,10 @@ def main():
     parser.add_argument("--cache", default=os.environ.get("LUAFORM_CACHE",
                                                           os.path.expanduser("~/.cache/luaform")),
                         help="where scenario 7 keeps GitHub's description")
+    parser.add_argument("--release", help="the linux_amd64 release host: judged, with the "
+                        "development host (--host) beside it")
+    parser.add_argument("--release-not-run", default="",
+                        help="why there is no release host, printed above the table")
     parser.add_argument("--quick", action="store_true", help="small sizes, to try the harness")
     parser.add_argument("--only", default="1,2,3,4,5,6,7", help="scenarios to run, as 1,3,6")
     parser.add_argument("--json", help="also write the raw figures to this file")
@@ -219,8 +229,13 @@ def main():
     sizes = QUICK if args.quick else FULL
     only = {int(s) for s in args.only.split(",")}
 
-    lua, peer, floor = (subjects.luaform(args.host), subjects.peer(args.peer),
+    judged = args.release or args.host
+    lua, peer, floor = (subjects.luaform(judged), subjects.peer(args.peer),
                         subjects.floor(args.echo))
+    # The development host beside the release host, when there is one.
+    dev = [subjects.luaform(args.host, name="dev")] if args.release else []
+    columns = (((("luaform", "release host"), ("dev", "development host")) if args.release
+                else (("luaform", "luaform"),)) + (("peer", "Go peer"), ("floor", "floor")))
     rows, raw, openapi = [], {}, []
 
     def scenario(number, title, run, table_rows=rows):
@@ -235,29 +250,29 @@ def main():
               flush=True)
 
     def cold():
-        r = rpc_scenarios.cold_start(args.client, args.host, args.peer, args.echo,
+        r = rpc_scenarios.cold_start(args.client, [lua] + dev, args.peer, args.echo,
                                      sizes["types"], sizes["cold_repeat"])
         return r, cold_rows(r, sizes["types"])
 
     def rpcs():
-        r = rpc_scenarios.rpc_latency(args.client, (lua, peer, floor), sizes["concurrency"],
-                                      sizes["calls"])
+        r = rpc_scenarios.rpc_latency(args.client, (lua, *dev, peer, floor),
+                                      sizes["concurrency"], sizes["calls"])
         return r, rpc_rows(r, sizes["concurrency"])
 
     def many():
-        r = cli_scenarios.many_resources(args.tofu, (lua, peer), sizes["many"])
+        r = cli_scenarios.many_resources(args.tofu, (lua, *dev, peer), sizes["many"])
         return r, many_rows(r, sizes["many"])
 
     def sleepers():
-        r = cli_scenarios.slow_creates(args.tofu, (lua, peer), sizes["sleepers"], 200, 10)
+        r = cli_scenarios.slow_creates(args.tofu, (lua, *dev, peer), sizes["sleepers"], 200, 10)
         return r, sleep_rows(r, sizes["sleepers"], 200, 10)
 
     def rest():
-        r = cli_scenarios.rest_creates(args.tofu, (lua, peer), sizes["rest"], 10)
+        r = cli_scenarios.rest_creates(args.tofu, (lua, *dev, peer), sizes["rest"], 10)
         return r, rest_rows(r, sizes["rest"])
 
     def bigsets():
-        r = rpc_scenarios.big_sets(args.client, (lua, peer, floor), sizes["bigset"],
+        r = rpc_scenarios.big_sets(args.client, (lua, *dev, peer, floor), sizes["bigset"],
                                    sizes["bigset_repeat"], sizes["bigset_timeout"])
         return r, bigset_rows(r, sizes["bigset"])
 
@@ -267,16 +282,20 @@ def main():
     scenario(4, "slow creates in parallel", sleepers)
     scenario(5, "REST creates", rest)
     def mapped():
-        cold = openapi_scenarios.cold_start(args.client, args.host, args.cache,
+        cold = openapi_scenarios.cold_start(args.client, judged, args.cache,
                                             sizes["cold_repeat"])
-        calls = openapi_scenarios.call_costs(args.client, args.host, sizes["openapi_calls"])
+        calls = openapi_scenarios.call_costs(args.client, judged, sizes["openapi_calls"])
         return {"cold": cold, "calls": calls}, openapi_rows(cold, calls)
 
     scenario(6, "big sets", bigsets)
     scenario(7, "a provider from an OpenAPI description beside scripts", mapped, openapi)
 
+    if args.release:
+        print(f"release host: {args.release} (judged); development host: {args.host}")
+    elif args.release_not_run:
+        print(f"release host: not run: {args.release_not_run}")
     if rows:
-        print(table(rows))
+        print(table(rows, columns, {"luaform": "release"} if args.release else None))
     if openapi:
         print("\n" if rows else "", end="")
         print(table(openapi, OPENAPI_SUBJECTS))

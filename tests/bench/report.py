@@ -52,11 +52,14 @@ SUBJECTS = (("luaform", "luaform"), ("peer", "Go peer"), ("floor", "floor"))
 SHORT = {"luaform": "lua"}
 
 
-def table(rows, subjects=SUBJECTS):
+def table(rows, subjects=SUBJECTS, short=None):
+    """The rows as a Markdown table: a column per subject, then the first subject's ratio to
+    each other one, headed by the subjects' short names (SHORT, or `short` over it)."""
+    names = {**SHORT, **(short or {})}
     keys = [key for key, _ in subjects]
-    first = SHORT.get(keys[0], keys[0])
+    first = names.get(keys[0], keys[0])
     header = (["scenario", "figure"] + [label for _, label in subjects]
-              + [f"{first}/{SHORT.get(k, k)}" for k in keys[1:]] + ["target"])
+              + [f"{first}/{names.get(k, k)}" for k in keys[1:]] + ["target"])
     lines = [header]
     for row in rows:
         figures = [row.values.get(k) for k in keys]

@@ -21,7 +21,7 @@ def run_client(client, mode, options, subject, timeout=3600):
 COLD_ROUNDS = 3
 
 
-def cold_start(client, host, peer_binary, echo, type_counts, repeat):
+def cold_start(client, hosts, peer_binary, echo, type_counts, repeat):
     """Exec to handshake line, and to the first GetProviderSchema answer. The subjects take
     turns, COLD_ROUNDS rounds of REPEAT starts each, and each figure is the median of the
     rounds' medians: a few milliseconds are at stake, and a burst of other work on the machine
@@ -31,9 +31,11 @@ def cold_start(client, host, peer_binary, echo, type_counts, repeat):
         for count in type_counts:
             lua_dir = subjects.lua_provider_with_types(f"{scratch}/types-{count}", count)
             rounds = {}
+            # `hosts`: the luaform subjects (their hosts and names) to start on the provider.
+            starts = [subjects.luaform(h.command[0], lua_dir, name=h.name) for h in hosts]
             for _ in range(COLD_ROUNDS):
-                for subject in (subjects.luaform(host, lua_dir),
-                                subjects.peer(peer_binary, count), subjects.floor(echo)):
+                for subject in (*starts, subjects.peer(peer_binary, count),
+                                subjects.floor(echo)):
                     rounds.setdefault(subject.name, []).append(run_client(
                         client, "cold", ["--repeat", str(repeat)], subject))
             for name, runs in rounds.items():

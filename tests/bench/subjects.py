@@ -24,8 +24,8 @@ class Subject:
         return env
 
 
-def luaform(host, provider_dir=LUA_PROVIDER, provider_name="bench"):
-    return Subject("luaform", [str(host)],
+def luaform(host, provider_dir=LUA_PROVIDER, provider_name="bench", name="luaform"):
+    return Subject(name, [str(host)],
                    {"LUAFORM_PROVIDER_DIR": str(provider_dir),
                     "LUAFORM_PROVIDER_NAME": provider_name},
                    "--debug")
