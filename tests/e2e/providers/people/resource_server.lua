@@ -2,6 +2,10 @@
 -- none is given. Update sends only what changed and sets nothing, as helper/schema updates do.
 local tf = require("luaform")
 
+local function body_of(d)
+  return { name = d:get("name"), size = d:get("size"), region = d:get("region") }
+end
+
 local function record(d, server)
   d:set("name", server.name)
   d:set("size", server.size)
@@ -9,6 +13,8 @@ local function record(d, server)
   d:set("ip", server.ip)
   d:set("created_at", server.created_at)
 end
+
+local crud = tf.http.crud { path = "/objects", body = body_of, record = record }
 
 return tf.resource {
   description = "A server",
@@ -19,27 +25,14 @@ return tf.resource {
     ip = tf.string { computed = true },
     created_at = tf.string { computed = true },
   },
-  create = function(d, client)
-    local server = client:post("/objects", {
-      name = d:get("name"), size = d:get("size"), region = d:get("region"),
-    })
-    d:set_id(server.id)
-    record(d, server)
-  end,
-  read = function(d, client)
-    local server, response = client:get("/objects/" .. d:id(), { allow = { 404 } })
-    if response.status == 404 then
-      d:set_id("")
-      return
-    end
-    record(d, server)
-  end,
+  create = crud.create,
+  read = crud.read,
+  -- Not crud.update, which sends the whole body and sets back the answer: this one is the
+  -- update that leaves every value it did not touch to the engine.
   update = function(d, client)
     if d:has_change("size") then
       client:patch("/objects/" .. d:id(), { size = d:get("size") })
     end
   end,
-  delete = function(d, client)
-    client:delete("/objects/" .. d:id(), { allow = { 404 } })
-  end,
+  delete = crud.delete,
 }
