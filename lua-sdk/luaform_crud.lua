@@ -8,6 +8,9 @@
 --   update  the method of an update: "put" (default) or "patch"
 --   id      where the created object's id is: a field name (default "id") or function(object)
 --   gone    statuses that mean the object no longer exists, on read and delete (default { 404 })
+--   headers function(d, operation) returning the headers of a request ("create", "read",
+--           "update" or "delete"), or nil: an update's If-Match with the version the last answer
+--           gave (kept with d:set_private), say
 --
 -- A write the API answers without an object (204, or 201 with only a Location header) is read
 -- back, so `record` always sees the object as the API keeps it. The functions take the client
@@ -31,6 +34,9 @@ local function checked(options)
       option_error(name .. " must be a function(d" .. (name == "record" and ", object)" or ")"))
     end
   end
+  if options.headers ~= nil and type(options.headers) ~= "function" then
+    option_error("headers must be a function(d, operation) returning a table of headers")
+  end
   local method = options.update or "put"
   if method ~= "put" and method ~= "patch" then
     option_error("update must be \"put\" or \"patch\", not " .. tostring(options.update))
@@ -45,7 +51,7 @@ local function checked(options)
   end
   for name in pairs(options) do
     if name ~= "path" and name ~= "body" and name ~= "record" and name ~= "update"
-      and name ~= "id" and name ~= "gone" then
+      and name ~= "id" and name ~= "gone" and name ~= "headers" then
       option_error("unknown option " .. tostring(name))
     end
   end
@@ -73,15 +79,25 @@ end
 
 return function(options)
   local collection, method, id, gone = checked(options)
-  local body, record = options.body, options.record
+  local body, record, headers_of = options.body, options.record, options.headers
 
   local function item(d)
     return collection .. "/" .. paths.escape(d:id())
   end
 
+  -- The options of `operation`'s request: the statuses it allows and the script's headers.
+  local function request(d, operation, allow)
+    local headers = headers_of and headers_of(d, operation)
+    if headers ~= nil and type(headers) ~= "table" then
+      error("tf.http.crud: headers(d, \"" .. operation .. "\") must return a table of headers "
+        .. "or nil, not a " .. type(headers), 0)
+    end
+    return { allow = allow, headers = headers }
+  end
+
   -- Reads the object into d; false when the API says it is gone.
   local function read_into(d, client)
-    local object, response = client:get(item(d), { allow = gone })
+    local object, response = client:get(item(d), request(d, "read", gone))
     for _, status in ipairs(gone) do
       if response.status == status then
         return false
@@ -94,7 +110,7 @@ return function(options)
   local crud = {}
 
   function crud.create(d, client)
-    local object, response = client:post(collection, body(d))
+    local object, response = client:post(collection, body(d), request(d, "create"))
     d:set_id(created_id(object, response, id))
     if type(object) == "table" and next(object) ~= nil then
       record(d, object)
@@ -110,7 +126,7 @@ return function(options)
   end
 
   function crud.update(d, client)
-    local object = client[method](client, item(d), body(d))
+    local object = client[method](client, item(d), body(d), request(d, "update"))
     if type(object) == "table" and next(object) ~= nil then
       record(d, object)
     else
@@ -119,7 +135,7 @@ return function(options)
   end
 
   function crud.delete(d, client)
-    client:delete(item(d), { allow = gone })
+    client:delete(item(d), request(d, "delete", gone))
   end
 
   return crud

@@ -133,13 +133,14 @@ function HttpClient:request(request) end
 ---@field each? fun(item: any): boolean? called with each item as its page arrives; false stops reading (no further pages)
 
 --- The options of `tf.http.crud`.
----@class (exact) luaform.CrudOptions : { path?: any, body?: any, record?: any, update?: any, id?: any, gone?: any, [string]: nil }
+---@class (exact) luaform.CrudOptions : { path?: any, body?: any, record?: any, update?: any, id?: any, gone?: any, headers?: any, [string]: nil }
 ---@field path string the collection's path; an object is at path .. "/" .. its escaped id
 ---@field body fun(d: luaform.ResourceData): table what create and update send
 ---@field record fun(d: luaform.ResourceData, object: any) copies what the API answered into d
 ---@field update? "put"|"patch" the method of an update ("put")
 ---@field id? string|fun(object: any, response: luaform.HttpResponse): string where the created object's id is ("id")
 ---@field gone? integer[] statuses that mean the object no longer exists ({ 404 })
+---@field headers? fun(d: luaform.ResourceData, operation: "create"|"read"|"update"|"delete"): luaform.HttpHeaders? the headers of each request
 
 --- A resource's create, read, update and delete, made by `tf.http.crud`.
 ---@class luaform.Crud

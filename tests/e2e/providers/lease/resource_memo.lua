@@ -2,12 +2,26 @@
 -- `text`. A `moved` block from a lease_note keeps the note: move_state turns the old state into
 -- a memo's instead of destroying one object and creating another.
 local tf = require("luaform")
-local notes = require("lib.notes")
 
 local function record(d, note)
   d:set("body", note.text)
   d:set_private("etag", note.etag)
 end
+
+-- The service refuses an update without the version it last answered (412): If-Match carries
+-- the etag record kept.
+local crud = tf.http.crud {
+  path = "/notes",
+  body = function(d)
+    return { text = d:get("body") }
+  end,
+  record = record,
+  headers = function(d, operation)
+    if operation == "update" then
+      return { ["If-Match"] = d:private("etag") }
+    end
+  end,
+}
 
 return tf.resource {
   description = "A note, by its newer name",
@@ -20,15 +34,8 @@ return tf.resource {
     end
     return { id = source.state.id, body = source.state.text }
   end,
-  create = function(d, client)
-    local note = client:post("/notes", { text = d:get("body") })
-    d:set_id(note.id)
-    record(d, note)
-  end,
-  read = notes.reader(record),
-  update = function(d, client)
-    record(d, client:put("/notes/" .. d:id(), { text = d:get("body") },
-      { headers = { ["If-Match"] = d:private("etag") } }))
-  end,
-  delete = notes.delete,
+  create = crud.create,
+  read = crud.read,
+  update = crud.update,
+  delete = crud.delete,
 }

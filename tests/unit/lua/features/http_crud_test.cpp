@@ -20,6 +20,8 @@ local answers = {
   location = { post = false, get = { name = "read back" } },
   empty = { patch = false, get = { name = "read after patch" } },
   gone = { get = 404 },
+  versioned = { post = { id = "3", name = "v1" }, patch = { name = "v2" } },
+  ["bad headers"] = {},
 }
 local mode
 local client = {}
@@ -27,6 +29,7 @@ for _, method in ipairs({ "get", "post", "put", "patch", "delete" }) do
   client[method] = function(_, path, body, opts)
     if method == "get" or method == "delete" then opts = body end
     sent[#sent + 1] = method:upper() .. " " .. path
+      .. (opts and opts.headers and " If-Match " .. opts.headers["If-Match"] or "")
     local answer = answers[mode][method]
     if answer == 404 then
       assert(opts and opts.allow and opts.allow[1] == 404, "404 not allowed")
@@ -44,6 +47,13 @@ local crud = tf.http.crud {
   update = "patch",
   body = function(d) return { name = d:get("name") } end,
   record = function(d, object) d:set("name", object.name) end,
+  headers = function(d, operation)
+    if d:get("mode") == "versioned" then
+      return { ["If-Match"] = operation }
+    elseif d:get("mode") == "bad headers" then
+      return "If-Match: 1"
+    end
+  end,
 }
 local function run(operation)
   return function(d)
@@ -75,6 +85,13 @@ struct Thing {
   }
   // Runs `op` on a thing in `mode` whose stored id is `id` ("" for none).
   engine::ResourceData run(engine::Operation op, const char* mode, const char* id = "") {
+    engine::Diagnostics diags;
+    auto d = attempt(op, mode, id, diags);
+    REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+    return d;
+  }
+  engine::ResourceData attempt(engine::Operation op, const char* mode, const char* id,
+                               engine::Diagnostics& diags) {
     Value state = thing->null();
     if (*id != 0) {
       state = thing->object({{"id", Value::string(id)}, {"mode", Value::string(mode)}});
@@ -82,8 +99,7 @@ struct Thing {
     const Value config = thing->object({{"mode", Value::string(mode)}});
     engine::ResourceData d(thing->schema, state, config, config);
     if (*id != 0) d.set_id(id);
-    const auto diags = logic->open_session()->call(op, "test_thing", d);
-    REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+    diags = logic->open_session()->call(op, "test_thing", d);
     return d;
   }
 };
@@ -122,6 +138,26 @@ TEST_CASE("tf.http.crud: an object the API says is gone leaves the state on read
   CHECK(deleted.get("log") == Value::string("DELETE /things/9"));
 }
 
+TEST_CASE("tf.http.crud sends the headers the script gives for each operation") {
+  Thing t;
+  CHECK(t.run(engine::Operation::Create, "versioned").get("log") ==
+        Value::string("POST /things If-Match create"));
+  CHECK(t.run(engine::Operation::Read, "versioned", "3").get("log") ==
+        Value::string("GET /things/3 If-Match read"));
+  auto updated = t.run(engine::Operation::Update, "versioned", "3");
+  CHECK(updated.get("log") == Value::string("PATCH /things/3 If-Match update"));
+  CHECK(updated.get("name") == Value::string("v2"));
+  CHECK(t.run(engine::Operation::Delete, "versioned", "3").get("log") ==
+        Value::string("DELETE /things/3 If-Match delete"));
+  // Headers that are no table are the script's mistake, said before anything is sent.
+  engine::Diagnostics diags;
+  auto d = t.attempt(engine::Operation::Create, "bad headers", "", diags);
+  REQUIRE(diags.has_errors());
+  CHECK(all_text(diags).find("tf.http.crud: headers(d, \"create\") must return a table of "
+                             "headers or nil, not a string") != std::string::npos);
+  CHECK(d.id().empty());
+}
+
 TEST_CASE("tf.http.crud's option mistakes are load errors at the line that made it") {
   const char* cases[][2] = {
       {R"({ body = b, record = r })", "path must be the collection's path"},
@@ -130,6 +166,8 @@ TEST_CASE("tf.http.crud's option mistakes are load errors at the line that made 
        "update must be \"put\" or \"patch\", not post"},
       {R"({ path = "/x", body = b, record = r, gone = 404 })", "gone must be a list"},
       {R"({ path = "/x", body = b, record = r, paths = 1 })", "unknown option paths"},
+      {R"({ path = "/x", body = b, record = r, headers = { ["If-Match"] = "1" } })",
+       "headers must be a function(d, operation)"},
   };
   for (const auto& entry : cases) {
     const char* options = entry[0];
