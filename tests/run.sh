@@ -298,7 +298,7 @@ if wants lint; then
     fail "luacheck"
   fi
 
-  mapfile -t cxx_files < <(find host tests/unit tests/fuzz tests/bench/tools -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
+  mapfile -t cxx_files < <(find host tests/unit tests/fuzz tests/bench/tools -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.inc' \) | sort)
   if ((${#cxx_files[@]} == 0)); then
     fail "clang-format: no C++ files found"
   elif clang-format --dry-run --Werror "${cxx_files[@]}"; then
