@@ -106,7 +106,9 @@ build() {
   return 1
 }
 
-# "GOOD BAD SKIPPED" from pytest's JUnit XML: every test case is one pass or one failure.
+# "GOOD BAD SKIPPED" from a JUnit XML file, the one format every runner here writes: pytest,
+# the unit test binaries (tests/unit/junit_listener.cpp, a test case each) and the fuzz runner
+# (a target each). Every test case is one pass or one failure; no file is no test.
 junit_counts() {
   "$python" - "$1" <<'PY'
 import sys
@@ -124,6 +126,23 @@ print(total - bad - skipped, bad, skipped)
 PY
 }
 
+# count_junit LABEL XML RC WHY: adds a run's passes and failures from the JUnit XML it wrote,
+# then removes the file; a run that exited RC != 0 without a failing test, or ran none, is one
+# failure, WHY saying what that likely means.
+count_junit() {
+  local label="$1" xml="$2" rc="$3" why="$4" good bad
+  read -r good bad _ <<<"$(junit_counts "$xml")"
+  rm -f "$xml"
+  pass "$label" "$good"
+  if ((bad > 0)); then
+    fail "$label: $bad failed" "$bad"
+  elif ((rc != 0)); then
+    fail "$label: exit $rc ($why)"
+  elif ((good == 0)); then
+    fail "$label: no test ran ($why)"
+  fi
+}
+
 pytest_suite() {
   local name="$1" host="$2" xml
   xml="$(mktemp --suffix=.xml)"
@@ -133,36 +152,19 @@ pytest_suite() {
   LUAFORM_HOST="$host" LUAFORM_TOFU="$tofu" "$python" -m pytest tests/e2e -v -rfE \
     -p no:cacheprovider -n "${LUAFORM_E2E_WORKERS:-6}" --dist loadgroup --junitxml="$xml" \
     ${PYTEST_ARGS:-}
-  count_pytest "e2e ($name)" "$xml" $?
-}
-
-# count_pytest LABEL XML RC: adds a pytest run's passes and failures from its JUnit XML; a run
-# that failed without a failing test, or ran none, is one failure.
-count_pytest() {
-  local label="$1" xml="$2" rc="$3" good bad
-  read -r good bad _ <<<"$(junit_counts "$xml")"
-  rm -f "$xml"
-  pass "$label" "$good"
-  if ((bad > 0)); then
-    fail "$label: $bad tests failed" "$bad"
-  elif ((rc != 0)); then
-    fail "$label: pytest exited $rc (no tests collected?)"
-  elif ((good == 0)); then
-    fail "$label: no test ran"
-  fi
+  count_junit "e2e ($name)" "$xml" $? "pytest: no tests collected?"
 }
 
 # unit_suites LABEL BUILD_DIR BINARY...: the doctest binaries of tests/unit in BUILD_DIR, each
 # in one process (a process per test case, as ctest runs them, spent most of the sanitizer
 # build's time starting processes), two at a time; lua_tests, the longest, in two halves of its
-# cases by name. Counts come from each run's doctest summary line (which counts the cases of a
-# half's other half as passed: a half's count is its size less its failures); a run without
-# one (a sanitizer ended it) is one failure.
+# cases by name. Each run's JUnit XML (LUAFORM_JUNIT) counts its test cases; a run that wrote
+# none (a sanitizer ended it) is one failure.
 unit_suites() {
   local label="$1" dir="$2"
   shift 2
   # binaries[i] runs with the options ranges[i] (no spaces in them; the path may have some).
-  local names=() binaries=() ranges=() sizes=() logs=() pids=() binary count half i
+  local names=() binaries=() ranges=() logs=() xmls=() pids=() binary count half i
   for binary in "$@"; do
     binary="$dir/tests/unit/$binary"
     if [[ "$binary" == */lua_tests ]] &&
@@ -173,41 +175,28 @@ unit_suites() {
       binaries+=("$binary" "$binary")
       ranges+=("--order-by=name --first=1 --last=$half"
         "--order-by=name --first=$((half + 1)) --last=$count")
-      sizes+=("$half" "$((count - half))")
     else
       names+=("${binary##*/}")
       binaries+=("$binary")
       ranges+=("")
-      sizes+=("")
     fi
   done
   for i in "${!binaries[@]}"; do
     while (($(jobs -rp | wc -l) >= 2)); do wait -n; done
     logs[i]="$(mktemp)"
+    xmls[i]="$(mktemp --suffix=.xml)"
+    rm -f "${xmls[i]}"  # written by the run, at its end
     # shellcheck disable=SC2086
-    "${binaries[i]}" ${ranges[i]} >"${logs[i]}" 2>&1 &
+    LUAFORM_JUNIT="${xmls[i]}" "${binaries[i]}" ${ranges[i]} >"${logs[i]}" 2>&1 &
     pids[i]=$!
   done
-  local rc line good bad
+  local rc
   for i in "${!binaries[@]}"; do
     wait "${pids[i]}"
     rc=$?
     cat "${logs[i]}"
-    line="$(grep -E '^\[doctest\] test cases:' "${logs[i]}" | tail -1)"
     rm -f "${logs[i]}"
-    if [[ -z "$line" ]]; then
-      fail "$label, ${names[i]}: no doctest summary (exit $rc; a sanitizer report above?)"
-      continue
-    fi
-    good="$(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line")"
-    bad="$(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")"
-    [[ -n "${sizes[i]}" ]] && good=$((sizes[i] - bad))
-    pass "$label" "$good"
-    if ((bad > 0)); then
-      fail "$label, ${names[i]}: $bad test cases failed" "$bad"
-    elif ((rc != 0)); then
-      fail "$label, ${names[i]}: exit $rc (a sanitizer report above)"
-    fi
+    count_junit "$label, ${names[i]}" "${xmls[i]}" "$rc" "a sanitizer report above?"
   done
 }
 
@@ -266,21 +255,13 @@ if [[ "${LUAFORM_SKIP_TSAN:-0}" != 1 ]] && wants unit; then
 fi
 
 # Fuzzing: a bounded run of every libFuzzer target (tests/fuzz/run.sh prints one line per
-# target); each target is one pass or one failure.
+# target and writes them as JUnit); each target is one pass or one failure.
 if wants fuzz; then
   step "fuzz"
   echo "tests/fuzz/run.sh, ${LUAFORM_FUZZ_SECONDS:-15}s per target, on the corpus kept from earlier runs"
-  fuzz_log="$(mktemp)"
-  bash tests/fuzz/run.sh 2>&1 | tee "$fuzz_log"
-  fuzz_rc=${PIPESTATUS[0]}
-  fuzz_ok="$(grep -c '^fuzz fuzz_[a-z_]*: ok' "$fuzz_log" || true)"
-  fuzz_bad="$(grep -c '^fuzz fuzz_[a-z_]*: FAILED' "$fuzz_log" || true)"
-  rm -f "$fuzz_log"
-  ((fuzz_ok > 0)) && pass fuzz "$fuzz_ok"
-  ((fuzz_bad > 0)) && fail "fuzz: $fuzz_bad targets crashed (see tests/fuzz/README.md)" "$fuzz_bad"
-  if ((fuzz_ok + fuzz_bad == 0)); then
-    fail "fuzz: tests/fuzz/run.sh exited $fuzz_rc before running a target (build failed?)"
-  fi
+  fuzz_xml="$(mktemp --suffix=.xml)"
+  LUAFORM_JUNIT="$fuzz_xml" bash tests/fuzz/run.sh
+  count_junit fuzz "$fuzz_xml" $? "the build failed, or a target crashed: tests/fuzz/README.md"
 fi
 
 # 3. Lint.
@@ -446,7 +427,7 @@ if wants release; then
     stage_name="release: not run, dependency cache cold (see above)"
     rm -f "$xml"
   else
-    count_pytest release "$xml" "$rc"
+    count_junit release "$xml" "$rc" "the release build failed? see above"
   fi
 fi
 

@@ -3,7 +3,9 @@
 # target for LUAFORM_FUZZ_SECONDS (default 15) on its kept corpus, then replays
 # regressions/<target>/*, inputs that once crashed and must pass now. Prints one line per target:
 #   fuzz <target>: ok|FAILED, <N> executions in <S>s, <R> regressions replayed
-# and exits non-zero when any target crashed, broke a property or failed a regression.
+# and exits non-zero when any target crashed, broke a property or failed a regression. With
+# LUAFORM_JUNIT set, the same results go to that file as JUnit XML (a testcase per target), the
+# format tests/run.sh reads from every runner.
 #
 # The corpus is kept between runs, outside the repository (LUAFORM_FUZZ_CORPUS, default
 # ~/.cache/luaform/fuzz-corpus/<target>): each run starts from what the runs before it found,
@@ -80,13 +82,29 @@ for ((i = 0; i < ${#targets[@]}; i += 2)); do
   wait
 done
 failed=0
+cases=()
 for target in "${targets[@]}"; do
-  if [[ -f "$scratch/$target.result" ]]; then
-    cat "$scratch/$target.result"
-    grep -q ': ok,' "$scratch/$target.result" || failed=1
+  [[ -f "$scratch/$target.result" ]] ||
+    echo "fuzz $target: FAILED, it did not run to the end" >"$scratch/$target.result"
+  line="$(cat "$scratch/$target.result")"
+  echo "$line"
+  # The line as XML text: the target names and counts need only these three escaped.
+  text="$(sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/"/\&quot;/g' <<<"$line")"
+  if [[ "$line" == *": ok,"* ]]; then
+    cases+=("    <testcase classname=\"fuzz\" name=\"$target\"/>")
   else
-    echo "fuzz $target: FAILED, it did not run to the end"
-    failed=1
+    failed=$((failed + 1))
+    cases+=("    <testcase classname=\"fuzz\" name=\"$target\"><failure message=\"$text\"/></testcase>")
   fi
 done
-exit "$failed"
+if [[ -n "${LUAFORM_JUNIT:-}" ]]; then
+  {
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    echo "<testsuites>"
+    echo "  <testsuite name=\"fuzz\" tests=\"${#targets[@]}\" failures=\"$failed\" errors=\"0\" skipped=\"0\">"
+    printf '%s\n' "${cases[@]}"
+    echo "  </testsuite>"
+    echo "</testsuites>"
+  } >"$LUAFORM_JUNIT"
+fi
+((failed == 0))
