@@ -26,7 +26,7 @@ if [[ "${1:-}" == --if-cached ]]; then
   if_cached=1
   shift
 fi
-read -r -a targets <<<"${LUAFORM_RELEASE_TARGETS:-linux_amd64 linux_arm64 windows_amd64 darwin_arm64 darwin_amd64}"
+read -r -a targets <<<"${LUAFORM_RELEASE_TARGETS:-${release_all_targets[*]}}"
 if ((if_cached)); then
   for target in "${targets[@]}"; do
     if [[ ! -f "$(release_deps_dir "$target")/.complete" ]]; then

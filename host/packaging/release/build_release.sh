@@ -3,7 +3,7 @@
 # and packages each provider directory into the registry's release set.
 #
 #   host/packaging/release/build_release.sh [--version 1.2.3] [--out dist] [--gpg-key KEY]
-#       [--targets "linux_amd64 linux_arm64 windows_amd64 darwin_arm64 darwin_amd64"] PROVIDER_DIR...
+#       [--targets "linux_amd64 ..."] PROVIDER_DIR...   (default: every target, common.sh's list)
 #
 # For each target: its dependencies (build_deps.sh; cached, so only the first release pays),
 # the host (host/release_libraries.cmake links them all in), and one zip per provider. Then per
@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 version="$(sed -n 's/^project(luaform VERSION \([0-9.]*\).*/\1/p' "$project_dir/CMakeLists.txt")"
 out="dist"
 gpg_key=""
-targets=(linux_amd64 linux_arm64 windows_amd64 darwin_arm64 darwin_amd64)
+targets=("${release_all_targets[@]}")
 providers=()
 while (($#)); do
   case "$1" in
