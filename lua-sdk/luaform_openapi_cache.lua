@@ -167,7 +167,11 @@ local function write(dir, name, text)
   end
   local written = file:write(text)
   file:close()
-  if not written or not os.rename(partial, dir .. "/" .. name) then
+  local entry = dir .. "/" .. name
+  -- Windows' rename does not replace a file: an entry that could not be read goes first.
+  local placed = written and (os.rename(partial, entry)
+    or (os.remove(entry) and os.rename(partial, entry)))
+  if not placed then
     os.remove(partial)
     return
   end
