@@ -191,8 +191,8 @@ end
 
 -- The model of description `file` under `settings` (plain data: numbers, strings, booleans
 -- and tables of them): the cached one, else `derive()`'s, which is then kept. `derive` returns
--- the model and the names of the files it read (the description's and those its `$ref`s
--- name). Errors of `derive` are raised as they are; none is kept.
+-- the model and the names of the other files it read (those the description's `$ref`s name).
+-- Errors of `derive` are raised as they are; none is kept.
 function M.model(file, settings, derive)
   local dir = directory()
   local name
@@ -219,9 +219,11 @@ function M.model(file, settings, derive)
   if name then
     local digests = {}
     for _, read_file in ipairs(files) do
-      digests[read_file] = documents.digest(read_file)
+      local read_ok, digest = pcall(documents.digest, read_file)
+      digests[read_file] = read_ok and digest or nil
+      name = read_ok and name or nil  -- gone since: nothing to key an entry by
     end
-    local text = serialized({ format = FORMAT, files = digests, model = model })
+    local text = name and serialized({ format = FORMAT, files = digests, model = model })
     if text then
       write(dir, name, text)
     end
