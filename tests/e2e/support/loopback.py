@@ -4,6 +4,7 @@ from a thread of the test process."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import ssl
 import subprocess
@@ -65,7 +66,15 @@ class LoopbackServer:
             if self.process.poll() is not None:
                 break
             time.sleep(0.1)
-        raise AssertionError(f"{self.name} did not start:\n{self.log.read_text()}")
+        if self.process.poll() is None:
+            # It never answered: not left running behind the scenario that gave up on it (a
+            # shared server's whole process group, which outlives the worker).
+            if shared:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            else:
+                self.process.kill()
+            self.process.wait(timeout=20)
+        raise AssertionError(f"{self.name} did not start in 30 s:\n{self.log.read_text()}")
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

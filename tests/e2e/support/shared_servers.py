@@ -100,6 +100,11 @@ def shared_server(name: str, start: Callable[[Path], dict]) -> dict:
         if record.exists():
             return json.loads(record.read_text())
         place = directory / name
+        if place.exists():
+            # An earlier scenario's start failed (a server slow to start on a loaded machine):
+            # its directory is kept beside, logs and all, and this scenario starts it again.
+            tries = len(list(directory.glob(f"{name}.failed-*")))
+            place.rename(directory / f"{name}.failed-{tries + 1}")
         place.mkdir()
         found = start(place)
         record.write_text(json.dumps(found))
