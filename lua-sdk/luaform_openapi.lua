@@ -175,7 +175,7 @@ local function provider_schema(tf, model, env)
 end
 
 -- The client every hook gets (luaform_openapi_api), with the credentials each request carries;
--- `document()` gives the description, for scripts that call its operations by name.
+-- `document_of()` gives the description, for scripts that call its operations by name.
 local function make_client(tf, document_of, config, carriers, options)
   if not config.base_url then
     error("the provider needs base_url: the description states no server", 0)

@@ -660,7 +660,7 @@ end
 -- A tf.resource made from `model` (resource_model), with the author's `options` (see
 -- tf.openapi.provider). `notes` gets --check's notes of the attributes it keeps.
 function M.resource(tf, model, options, call, notes)
-  options = options or {}
+  options, notes = options or {}, notes or {}
   local fields = {}
   for name, field in pairs(model.fields) do
     fields[name] = field
