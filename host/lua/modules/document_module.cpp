@@ -183,20 +183,16 @@ int scripts(lua_State* L) {
   return 1;
 }
 
+// Every function of the module takes the provider directory as its upvalue.
 int open(lua_State* L) {
+  const luaL_Reg functions[] = {{"read", guarded<read>},
+                                {"scripts", guarded<scripts>},
+                                {"digest", guarded<digest>},
+                                {"sdk_digest", guarded<sdk_digest>},
+                                {nullptr, nullptr}};
   lua_createtable(L, 0, 4);
   lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushcclosure(L, guarded<read>, 1);
-  lua_setfield(L, -2, "read");
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushcclosure(L, guarded<scripts>, 1);
-  lua_setfield(L, -2, "scripts");
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushcclosure(L, guarded<digest>, 1);
-  lua_setfield(L, -2, "digest");
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushcclosure(L, guarded<sdk_digest>, 1);
-  lua_setfield(L, -2, "sdk_digest");
+  luaL_setfuncs(L, functions, 1);
   return 1;
 }
 
