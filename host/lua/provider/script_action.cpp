@@ -18,11 +18,12 @@ int action_progress(lua_State* L, void* target) {
 
 engine::Diagnostics ScriptState::plan_action(const std::string& type_name,
                                              const engine::Value& config) {
-  const Definition* definition = definition_of(engine::SchemaOwner::Action, type_name);
+  const Found found = find(engine::SchemaOwner::Action, type_name);
+  const Definition* definition = found.definition;
   engine::Diagnostics diags;
   if (definition == nullptr) return diags;
-  auto call = invocation({type_name, schema_of(engine::SchemaOwner::Action, type_name)},
-                         deadline(HookKind::Plan, "the plan of " + type_name));
+  auto call =
+      invocation({type_name, found.schema}, deadline(HookKind::Plan, "the plan of " + type_name));
   const auto error = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
@@ -36,14 +37,15 @@ engine::Diagnostics ScriptState::plan_action(const std::string& type_name,
 engine::Diagnostics ScriptState::invoke_action(const std::string& type_name,
                                                const engine::Value& config,
                                                const engine::ActionProgress& progress) {
-  const Definition* definition = definition_of(engine::SchemaOwner::Action, type_name);
+  const Found found = find(engine::SchemaOwner::Action, type_name);
+  const Definition* definition = found.definition;
   engine::Diagnostics diags;
   if (definition == nullptr) {
     diags.error(type_name + ": invoke failed", "no script defines action " + type_name);
     return diags;
   }
   auto call = invocation(
-      {type_name, schema_of(engine::SchemaOwner::Action, type_name)},
+      {type_name, found.schema},
       CallDeadline{"the invoke of " + type_name, definition->timeout.value_or(hook_limits_.run),
                    definition->timeout ? "" : " (the action's `timeout` sets it)"});
   const auto error = call.run([&](lua_State* S) {

@@ -1,10 +1,14 @@
 // ScriptState's hooks of one attribute, called while validating and planning: validate,
 // diff_suppress / state_func, element_state_func, plan functions and requires_replace_if.
+#include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "host/lua/provider/script_state.h"
 
 #include "host/engine/value/value_walk.h"
+#include "host/lua/core/frozen_tables.h"
+#include "host/lua/core/guarded.h"
 #include "host/lua/core/value_conversion.h"
 
 namespace luaform::lua {
@@ -26,9 +30,51 @@ void replace_with_attribute_spec(lua_State* S, const engine::AttributePath& path
   }
 }
 
+// What the request `p` of a hook of the attribute at `path` holds: the attribute's own values
+// (null ones are left out), the object holding it (none: the holder is the resource itself)
+// and the whole resource, as the step has them.
+struct Request {
+  const engine::AttributePath& path;
+  engine::Value config, state, planned;
+  std::optional<engine::Value> object;
+  const engine::Value& resource;
+};
+
 // Which of the attribute's own values the request of a hook holds besides `config` and `state`:
 // a plan hook's resource is the plan, so it holds the planned value too.
 enum class Step { Validate, Compare, Plan };
+
+// The request of a hook judged in the whole objects `around` (validators, comparisons,
+// requires_replace_if).
+Request request_in(const engine::AttributePath& path, const engine::HookObjects& around,
+                   Step step) {
+  Request request{
+      path,
+      engine::value_at_path(around.config, path),
+      engine::value_at_path(around.prior, path),
+      step == Step::Plan ? engine::value_at_path(around.resource, path) : engine::Value(),
+      std::nullopt,
+      around.resource};
+  if (path.size() > 1) {
+    const engine::AttributePath holder(path.begin(), path.end() - 1);
+    request.object = engine::value_at_path(around.resource, holder);
+  }
+  return request;
+}
+
+// The request of a plan function, which the planner gives the objects holding the attribute
+// (paired by index or key with the prior and configured ones).
+Request request_at(const engine::PlanContext& at) {
+  const engine::AttributePath own(at.path.end() - 1, at.path.end());
+  Request request{at.path,
+                  engine::value_at_path(at.config, own),
+                  engine::value_at_path(at.prior, own),
+                  engine::value_at_path(at.planned, own),
+                  std::nullopt,
+                  at.resource};
+  if (&at.resource != &at.planned) request.object = at.planned;
+  return request;
+}
 
 void set_value_field(lua_State* S, const engine::Value& value, const char* name) {
   if (value.is_null()) return;
@@ -36,26 +82,54 @@ void set_value_field(lua_State* S, const engine::Value& value, const char* name)
   lua_setfield(S, -2, name);
 }
 
-// Pushes the request `p` every hook of the attribute at `path` gets (see ScriptState::validate).
-void push_request(lua_State* S, const engine::AttributePath& path,
-                  const engine::HookObjects& around, Step step) {
+// p's __index: `object` and `resource` are converted when the hook first reads them (most hooks
+// never do, and a resource may be large), and kept in `p`. Upvalue 1: the block that holds the
+// Request while the call runs, null after.
+int read_request_part(lua_State* L) {
+  const auto* request =
+      static_cast<const Request*>(*static_cast<void**>(lua_touserdata(L, lua_upvalueindex(1))));
+  const char* key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+  const bool object = std::strcmp(key, "object") == 0;
+  if (!object && std::strcmp(key, "resource") != 0) return 0;
+  if (request == nullptr) {
+    throw std::runtime_error(std::string("p.") + key +
+                             " is no longer readable: the hook p was passed to has returned "
+                             "(read what you need of it during the call)");
+  }
+  if (!object || !request->object) {
+    push_value(L, request->resource, Unknowns::Marked);
+    if (!request->object) {  // the object is the resource: converted once, seen twice
+      lua_pushvalue(L, -1);
+      lua_setfield(L, 1, "object");
+    }
+    lua_setfield(L, 1, "resource");
+  }
+  if (object && request->object) {
+    push_value(L, *request->object, Unknowns::Marked);
+    lua_setfield(L, 1, "object");
+  }
+  lua_rawget(L, 1);
+  return 1;
+}
+
+// Pushes the request `p` every hook of the attribute gets (see ScriptState::validate). The
+// Request is read until `call` ends.
+void push_request(lua_State* S, const Request& request, Invocation& call) {
   lua_createtable(S, 0, 6);
-  const std::string address = engine::path_to_address(path);
+  const std::string address = engine::path_to_address(request.path);
   lua_pushlstring(S, address.data(), address.size());
   lua_setfield(S, -2, "path");
-  set_value_field(S, engine::value_at_path(around.config, path), "config");
-  set_value_field(S, engine::value_at_path(around.prior, path), "state");
-  if (step == Step::Plan)
-    set_value_field(S, engine::value_at_path(around.resource, path), "planned");
-  push_value(S, around.resource, Unknowns::Marked);
-  if (path.size() <= 1) {
-    lua_pushvalue(S, -1);  // at the top of the resource the object is the resource
-  } else {
-    const engine::AttributePath holder(path.begin(), path.end() - 1);
-    push_value(S, engine::value_at_path(around.resource, holder), Unknowns::Marked);
-  }
-  lua_setfield(S, -3, "object");
-  lua_setfield(S, -2, "resource");
+  set_value_field(S, request.config, "config");
+  set_value_field(S, request.state, "state");
+  set_value_field(S, request.planned, "planned");
+  lua_createtable(S, 0, 2);
+  auto* block = static_cast<void**>(lua_newuserdatauv(S, sizeof(void*), 0));
+  *block = const_cast<Request*>(&request);
+  call.expire_at_end(S, block);
+  lua_pushcclosure(S, guarded<read_request_part>, 1);
+  lua_setfield(S, -2, "__index");
+  seal_metatable(S, -1, "request");
+  lua_setmetatable(S, -2);
 }
 
 }  // namespace
@@ -65,18 +139,20 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
                                           const engine::Value& value,
                                           const engine::HookObjects& around) {
   engine::Diagnostics diags;
-  const Definition* definition = definition_of(owner, type_name);
+  const Found found = find(owner, type_name);
+  const Definition* definition = found.definition;
   if (!definition) return diags;
   const std::string where = engine::path_to_address(path);
   std::vector<std::string> messages;
-  auto call = invocation({type_name, schema_of(owner, type_name)},
+  auto call = invocation({type_name, found.schema},
                          deadline(HookKind::Check, "validate of \"" + where + "\""));
   auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     lua_getfield(S, -1, "validate");
     const int validators = lua_gettop(S);
-    push_request(S, path, around, Step::Validate);
+    const Request lent = request_in(path, around, Step::Validate);
+    push_request(S, lent, call);
     const int request = lua_gettop(S);
     const bool single = lua_isfunction(S, validators);
     const lua_Integer n = single ? 1 : static_cast<lua_Integer>(lua_rawlen(S, validators));
@@ -108,17 +184,19 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
 bool ScriptState::same_value(const std::string& type_name, const engine::AttributePath& path,
                              const engine::Value& earlier, const engine::Value& later,
                              const engine::HookObjects& around, engine::Diagnostics& diags) {
-  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  const Found found = find(engine::SchemaOwner::Resource, type_name);
+  const Definition* definition = found.definition;
   if (!definition) return false;
   bool same = false;
   auto call = invocation(
-      {type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+      {type_name, found.schema},
       deadline(HookKind::Check, "the comparison of \"" + engine::path_to_string(path) + "\""));
   auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     const int spec = lua_gettop(S);
-    push_request(S, path, around, Step::Compare);
+    const Request lent = request_in(path, around, Step::Compare);
+    push_request(S, lent, call);
     const int request = lua_gettop(S);
     // diff_suppress(address, old, new, p) -> true when the two are the same value.
     if (lua_getfield(S, spec, "diff_suppress") == LUA_TFUNCTION) {
@@ -156,12 +234,13 @@ std::optional<engine::Value::List> ScriptState::normal_forms(const std::string& 
                                                              const engine::Value::List& elements,
                                                              const engine::HookObjects& around,
                                                              engine::Diagnostics& diags) {
-  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  const Found found = find(engine::SchemaOwner::Resource, type_name);
+  const Definition* definition = found.definition;
   if (!definition) return std::nullopt;
   engine::Value::List forms;
   forms.reserve(elements.size());
   auto call = invocation(
-      {type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+      {type_name, found.schema},
       deadline(HookKind::Check, "element_state_func of \"" + engine::path_to_string(path) + "\""));
   auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
@@ -171,7 +250,8 @@ std::optional<engine::Value::List> ScriptState::normal_forms(const std::string& 
                                engine::path_to_string(path));
     }
     const int normaliser = lua_gettop(S);
-    push_request(S, path, around, Step::Compare);
+    const Request lent = request_in(path, around, Step::Compare);
+    push_request(S, lent, call);
     const int request = lua_gettop(S);
     for (const engine::Value& element : elements) {
       lua_pushvalue(S, normaliser);
@@ -223,39 +303,20 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
                                                          const engine::Attribute& attribute,
                                                          const engine::PlanContext& at,
                                                          engine::Diagnostics& diags) {
-  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  const Found found = find(engine::SchemaOwner::Resource, type_name);
+  const Definition* definition = found.definition;
   if (!definition) return std::nullopt;
   std::optional<engine::Value> value;
   const engine::AttributePath& path = at.path;
   auto call =
-      invocation({type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+      invocation({type_name, found.schema},
                  deadline(HookKind::Plan, "plan of \"" + engine::path_to_string(path) + "\""));
   auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
-    lua_createtable(S, 0, 6);
-    const std::string address = engine::path_to_address(path);
-    lua_pushlstring(S, address.data(), address.size());
-    lua_setfield(S, -2, "path");
-    const auto field = [&](const engine::Value& object, const char* name) {
-      if (object.is_known() && !object.is_null()) {
-        push_value(S, object.get_attribute(attribute.name), Unknowns::Marked);
-        lua_setfield(S, -2, name);
-      }
-    };
-    field(at.config, "config");
-    field(at.prior, "state");
-    field(at.planned, "planned");
-    push_value(S, at.planned, Unknowns::Marked);
-    // At the top of the resource the object is the resource: converted once, seen twice.
-    if (&at.resource == &at.planned) {
-      lua_pushvalue(S, -1);
-    } else {
-      push_value(S, at.resource, Unknowns::Marked);
-    }
-    lua_setfield(S, -3, "resource");
-    lua_setfield(S, -2, "object");
+    const Request lent = request_at(at);
+    push_request(S, lent, call);
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
     lua_call(S, 2, 1);
     if (lua_isnil(S, -1)) return;  // keep the plan's value
@@ -277,11 +338,12 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
 bool ScriptState::requires_replace(const std::string& type_name, const engine::AttributePath& path,
                                    const engine::Value& prior, const engine::Value& planned,
                                    const engine::HookObjects& around, engine::Diagnostics& diags) {
-  const Definition* definition = definition_of(engine::SchemaOwner::Resource, type_name);
+  const Found found = find(engine::SchemaOwner::Resource, type_name);
+  const Definition* definition = found.definition;
   if (!definition) return false;
   bool replace = false;
   auto call = invocation(
-      {type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+      {type_name, found.schema},
       deadline(HookKind::Plan, "requires_replace_if of \"" + engine::path_to_string(path) + "\""));
   auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
@@ -290,7 +352,8 @@ bool ScriptState::requires_replace(const std::string& type_name, const engine::A
     push_value(S, prior, Unknowns::Marked);
     push_value(S, planned, Unknowns::Marked);
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
-    push_request(S, path, around, Step::Plan);
+    const Request lent = request_in(path, around, Step::Plan);
+    push_request(S, lent, call);
     lua_call(S, 4, 1);
     replace = lua_toboolean(S, -1) != 0;
   });

@@ -30,7 +30,7 @@ engine::Diagnostics ScriptState::call(engine::Operation op, const std::string& t
                                       engine::ResourceData& d) {
   const std::string failed = type_name + ": " + engine::operation_name(op) + " failed";
   const engine::SchemaOwner owner = owner_of(op);
-  const Definition* found = definition_of(owner, type_name);
+  const Definition* found = find(owner, type_name).definition;
   if (found == nullptr) {
     engine::Diagnostics diags;
     diags.error(failed, "no script defines " + std::string(owner_name(owner)) + " " + type_name);

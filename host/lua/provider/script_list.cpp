@@ -59,7 +59,7 @@ engine::Diagnostics ScriptState::list(const std::string& type_name, const engine
                                       const engine::Value& config,
                                       const engine::ListOptions& options,
                                       const engine::ListEmit& emit) {
-  const Definition* definition = definition_of(engine::SchemaOwner::ListResource, type_name);
+  const Definition* definition = find(engine::SchemaOwner::ListResource, type_name).definition;
   engine::Diagnostics diags;
   if (definition == nullptr || !resource.identity) {
     diags.error(type_name + ": list failed", "no script lists " + type_name);

@@ -114,43 +114,36 @@ engine::Diagnostics ScriptState::configure(const engine::Value& config,
   return diags;
 }
 
-const engine::Schema* ScriptState::schema_of(engine::SchemaOwner owner,
-                                             const std::string& type_name) const {
-  if (served_ == nullptr) return nullptr;
-  const auto find = [&](const auto& schemas) -> const engine::Schema* {
-    auto it = schemas.find(type_name);
-    return it == schemas.end() ? nullptr : &it->second;
+ScriptState::Found ScriptState::find(engine::SchemaOwner owner, const std::string& type_name) {
+  if (!last_found_ || last_found_->owner != owner || last_found_->type_name != type_name) {
+    last_found_ = LastFound{owner, type_name, look_up(owner, type_name)};
+  }
+  return last_found_->found;
+}
+
+ScriptState::Found ScriptState::look_up(engine::SchemaOwner owner,
+                                        const std::string& type_name) const {
+  const auto in = [&](const auto& entries) -> const auto* {
+    auto it = entries.find(type_name);
+    return it == entries.end() ? nullptr : &it->second;
   };
   switch (owner) {
     case engine::SchemaOwner::Provider:
-      return &served_->provider;
+      return {provider_ ? &*provider_ : nullptr, served_ ? &served_->provider : nullptr};
     case engine::SchemaOwner::Resource:
-      return find(served_->resources);
+      return {in(resources_), served_ ? in(served_->resources) : nullptr};
     case engine::SchemaOwner::DataSource:
-      return find(served_->data_sources);
+      return {in(data_sources_), served_ ? in(served_->data_sources) : nullptr};
     case engine::SchemaOwner::EphemeralResource:
-      return find(served_->ephemeral_resources);
+      return {in(ephemeral_), served_ ? in(served_->ephemeral_resources) : nullptr};
     case engine::SchemaOwner::ListResource:
-      return find(served_->list_resources);
+      return {in(lists_), served_ ? in(served_->list_resources) : nullptr};
     case engine::SchemaOwner::Action:
-      return find(served_->actions);
+      return {in(actions_), served_ ? in(served_->actions) : nullptr};
     case engine::SchemaOwner::StateStore:
-      return find(served_->state_stores);
+      return {in(stores_), served_ ? in(served_->state_stores) : nullptr};
   }
-  return nullptr;
-}
-
-const ScriptState::Definition* ScriptState::definition_of(engine::SchemaOwner owner,
-                                                          const std::string& type_name) const {
-  if (owner == engine::SchemaOwner::Provider) return provider_ ? &*provider_ : nullptr;
-  const auto& definitions = owner == engine::SchemaOwner::Resource       ? resources_
-                            : owner == engine::SchemaOwner::DataSource   ? data_sources_
-                            : owner == engine::SchemaOwner::ListResource ? lists_
-                            : owner == engine::SchemaOwner::Action       ? actions_
-                            : owner == engine::SchemaOwner::StateStore   ? stores_
-                                                                         : ephemeral_;
-  auto it = definitions.find(type_name);
-  return it == definitions.end() ? nullptr : &it->second;
+  return {};
 }
 
 }  // namespace luaform::lua

@@ -133,6 +133,7 @@ class ScriptState {
   // A call begins on this state: only a StopProvider that comes from now on ends it.
   void begin_call() {
     if (limits_.stops != nullptr) limits_.stops_before = limits_.stops->load();
+    last_found_.reset();
   }
 
  private:
@@ -143,9 +144,16 @@ class ScriptState {
     std::optional<engine::Duration> timeout = std::nullopt;
   };
 
-  const Definition* definition_of(engine::SchemaOwner owner, const std::string& type_name) const;
-  // The schema of `type_name` as loaded, or null.
-  const engine::Schema* schema_of(engine::SchemaOwner owner, const std::string& type_name) const;
+  // The definition of `type_name` and the schema it was served with (null where there is
+  // none), looked up once per RPC: the hooks of one RPC concern one type, so what was found last
+  // is kept until the next call begins (a listing's import and read of its objects ask for
+  // another type, and find it in turn).
+  struct Found {
+    const Definition* definition = nullptr;
+    const engine::Schema* schema = nullptr;
+  };
+  Found find(engine::SchemaOwner owner, const std::string& type_name);
+  Found look_up(engine::SchemaOwner owner, const std::string& type_name) const;
   // What reading one definition gave: the definition (kept in the registry) and its schema or
   // signature.
   struct Loaded {
@@ -193,6 +201,12 @@ class ScriptState {
   std::map<std::string, Definition> stores_;
   std::map<std::string, Definition> functions_;
   int client_ref_ = LUA_NOREF;
+  struct LastFound {
+    engine::SchemaOwner owner;
+    std::string type_name;
+    Found found;
+  };
+  std::optional<LastFound> last_found_;
 };
 
 }  // namespace luaform::lua

@@ -40,7 +40,8 @@ std::vector<std::string> read_state_ids(lua_State* S, const std::string& display
 
 engine::Diagnostics ScriptState::call_store(const std::string& type_name,
                                             const engine::Value& config, engine::StoreCall& call) {
-  const Definition* definition = definition_of(engine::SchemaOwner::StateStore, type_name);
+  const Found found = find(engine::SchemaOwner::StateStore, type_name);
+  const Definition* definition = found.definition;
   const char* name = store_function(call.op);
   engine::Diagnostics diags;
   if (definition == nullptr) {
@@ -49,7 +50,7 @@ engine::Diagnostics ScriptState::call_store(const std::string& type_name,
   }
   const std::string what = std::string("the ") + name + " of " + type_name;
   auto invoked =
-      invocation({type_name, schema_of(engine::SchemaOwner::StateStore, type_name)},
+      invocation({type_name, found.schema},
                  CallDeadline{what, definition->timeout.value_or(hook_limits_.hook),
                               definition->timeout ? "" : " (the state store's `timeout` sets it)"});
   const auto error = invoked.run([&](lua_State* S) {

@@ -14,15 +14,15 @@ std::optional<engine::Value> ScriptState::upgrade(Stored what, const std::string
                                                   const std::string& raw_json,
                                                   const engine::Type& current,
                                                   engine::Diagnostics& diags) {
-  auto it = resources_.find(type_name);
-  if (it == resources_.end()) return std::nullopt;
-  const Definition& definition = it->second;
+  const Found found = find(engine::SchemaOwner::Resource, type_name);
+  if (found.definition == nullptr) return std::nullopt;
+  const Definition& definition = *found.definition;
   const bool identity = what == Stored::Identity;
   const std::string noun = identity ? "identity" : "state";
   const std::string table = identity ? "identity.upgrade" : "upgrade";
   std::optional<engine::Value> upgraded;
   bool declared = false;
-  auto call = invocation({type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+  auto call = invocation({type_name, found.schema},
                          deadline(HookKind::Hook, "the " + table + " of " + type_name));
   auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);
@@ -72,11 +72,11 @@ std::optional<engine::Value> ScriptState::move_state(const std::string& type_nam
                                                      const engine::MoveSource& source,
                                                      const engine::Type& target,
                                                      engine::Diagnostics& diags) {
-  auto it = resources_.find(type_name);
-  if (it == resources_.end()) return std::nullopt;
-  const Definition& definition = it->second;
+  const Found found = find(engine::SchemaOwner::Resource, type_name);
+  if (found.definition == nullptr) return std::nullopt;
+  const Definition& definition = *found.definition;
   std::optional<engine::Value> moved;
-  auto call = invocation({type_name, schema_of(engine::SchemaOwner::Resource, type_name)},
+  auto call = invocation({type_name, found.schema},
                          deadline(HookKind::Hook, "the move_state of " + type_name));
   auto failure = call.run([&](lua_State* S) {
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition.ref);

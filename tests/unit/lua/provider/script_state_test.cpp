@@ -357,6 +357,77 @@ return tf.resource {
   CHECK(forms == Value::List{Value::string("replica.0.tags=x")});
 }
 
+TEST_CASE("a plan function's request: its own values, the planned element and resource") {
+  ProviderDir dir;
+  dir.write("resource_req.lua", R"(local tf = require("luaform")
+local kept
+return tf.resource {
+  schema = {
+    name = tf.string { optional = true },
+    replica = tf.list_block { schema = {
+      zone = tf.string { optional = true },
+      label = tf.string { optional = true, computed = true, plan = function(p)
+        kept = p
+        -- Where the configuration is not known, the resource is left unread.
+        local unknown = p.config == tf.unknown
+        return string.format("%s: zone %s of %s, config=%s state=%s planned=%s", p.path,
+          tostring(p.object.zone), unknown and "?" or tostring(p.resource.name),
+          unknown and "unknown" or tostring(p.config), tostring(p.state), tostring(p.planned))
+      end },
+      size = tf.number { optional = true, validate = function()
+        return "object " .. tostring(kept.object.zone) .. "; " ..
+          select(2, pcall(function() return kept.resource end))
+      end },
+    } },
+  },
+  create = function() end, read = function() end, delete = function() end,
+}
+)");
+  auto logic = dir.load();
+  REQUIRE_MESSAGE(logic->load_diagnostics().empty(), all_text(logic->load_diagnostics()));
+  Instance req(*logic, "test_req");
+  using engine::AttributeName;
+  using engine::ElementIndex;
+  using engine::Value;
+  const engine::Type replica = req.schema.block.find_block("replica")->block.implied_type();
+  const Value element = Value::object(
+      replica, {{"zone", Value::string("b")}, {"label", Value::unknown(engine::Type::string())}});
+  const Value resource =
+      req.object({{"name", Value::string("db")}, {"replica", Value::list(replica, {element})}});
+  const Value prior_element =
+      Value::object(replica, {{"zone", Value::string("b")}, {"label", Value::string("old")}});
+  const engine::Attribute& label =
+      *req.schema.block.find_block("replica")->block.find_attribute("label");
+  const auto plan = [&](const Value& config_element) {
+    engine::PlanContext at{{AttributeName{"replica"}, ElementIndex{0}, AttributeName{"label"}},
+                           prior_element,
+                           config_element,
+                           element,
+                           resource};
+    engine::Diagnostics diags;
+    auto planned = logic->open_session()->plan_attribute("test_req", label, at, diags);
+    REQUIRE_MESSAGE(!diags.has_errors(), all_text(diags));
+    REQUIRE(planned);
+    return planned->as_string();
+  };
+  CHECK(plan(Value::object(replica, {{"zone", Value::string("b")}})) ==
+        "replica.0.label: zone b of db, config=nil state=old planned=(known after apply)");
+  // Where the configured element is not known yet, neither is the attribute's configuration.
+  CHECK(plan(Value::unknown(replica)) ==
+        "replica.0.label: zone b of ?, config=unknown state=old planned=(known after apply)");
+  // p kept past its call: what the call read stays; what it did not is refused, not a read of
+  // values that are gone.
+  const Value none;
+  const std::string later = all_text(logic->open_session()->validate_value(
+      engine::SchemaOwner::Resource, "test_req",
+      {AttributeName{"replica"}, ElementIndex{0}, AttributeName{"size"}}, Value::number(1),
+      {none, none, none}));
+  CHECK_MESSAGE(later.starts_with("object b; "), later);
+  CHECK_MESSAGE(later.find("p.resource is no longer readable: the hook p was passed to has "
+                           "returned") != std::string::npos,
+                later);
+}
+
 TEST_CASE("mistakes in validation options are load errors at the attribute's line") {
   const char* cases[][2] = {
       {"tf.string { optional = true, validate = 3 }", "validate must be a function"},
