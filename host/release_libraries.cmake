@@ -35,6 +35,8 @@ endif()
 # an Apple framework (zig ships none): OpenSSL without Apple's random source, abseil without
 # CoreFoundation, curl resolving through c-ares (build_deps.sh).
 
+include(${CMAKE_CURRENT_LIST_DIR}/allocator.cmake)
+
 foreach(name luaform_grpc luaform_liblua luaform_msgpack)
   add_library(${name} INTERFACE)
   target_link_libraries(${name} INTERFACE luaform_release_deps)

@@ -59,6 +59,16 @@ def test_a_linux_host_is_one_static_file_for_its_machine(dist, version, target, 
     assert host.stat().st_size < 40 * 1024 * 1024
 
 
+@pytest.mark.parametrize("target", LINUX_TARGETS)
+def test_a_linux_host_allocates_with_mimalloc(dist, version, target, tmp_path):
+    # musl's malloc serialises a server's threads (tests/bench/README.md); the Linux hosts link
+    # mimalloc in its place (host/allocator.cmake), which says so when asked to be verbose.
+    host = unpacked_host(dist, version, target, tmp_path)
+    ran = subprocess.run([str(host), "--version"], env={"MIMALLOC_VERBOSE": "1"},
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert "mimalloc: process init" in ran.stderr, ran.stderr
+
+
 def test_the_sums_cover_every_zip_and_the_manifest_and_the_signature_verifies(dist, version):
     for name in ("localfs", "restapi"):
         release = f"terraform-provider-{name}_{version}"
