@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The release tests. Builds the release set of providers/localfs and providers/restapi for
-# linux_amd64, linux_arm64, windows_amd64, darwin_arm64 and darwin_amd64 with
+# linux_amd64, linux_arm64, windows_amd64, windows_arm64, darwin_arm64 and darwin_amd64 with
 # host/packaging/release/build_release.sh, signed by a throwaway GPG key, and runs
 # tests/release/test_*.py on it: Linux hosts that need nothing but the kernel, the sums and the
 # signature, the CLI's init/apply/plan/destroy inside an empty root file system per Linux target
 # (arm64 through qemu-user), HTTPS from there, `tofu init` from a network mirror served over
-# HTTPS on loopback, the Windows host's imports and the same cycle under wine with OpenTofu for
-# Windows, and the macOS hosts' Mach-O form, libraries and signature (no macOS runs here).
+# HTTPS on loopback, the Windows hosts' machine and imports and the same cycle under wine with
+# OpenTofu for Windows (x86-64; no ARM64 Windows runs here), and the macOS hosts' Mach-O form,
+# libraries and signature (no macOS runs here).
 #
 #   bash tests/release/run.sh [--if-cached] [PYTEST ARGS...]
 #
@@ -48,11 +49,11 @@ for target in "${targets[@]}"; do
       LUAFORM_TOFU_LINUX_ARM64="$(TOFU_TARGET=linux_arm64 bash tests/e2e/install-tofu.sh)"
       export LUAFORM_TOFU_LINUX_ARM64
       ;;
-    darwin_*)
-      bash tests/setup/install-deps.sh llvm  # llvm-objdump reads the Mach-O hosts
+    darwin_* | windows_arm64)
+      bash tests/setup/install-deps.sh llvm  # llvm-objdump reads the Mach-O and PE hosts
       ;;
     windows_amd64)
-      bash tests/setup/install-deps.sh wine64
+      bash tests/setup/install-deps.sh wine64 llvm
       LUAFORM_TOFU_WINDOWS_AMD64="$(TOFU_TARGET=windows_amd64 bash tests/e2e/install-tofu.sh)"
       export LUAFORM_TOFU_WINDOWS_AMD64
       WINEPREFIX="$(bash tests/release/wine/prepare-prefix.sh)"

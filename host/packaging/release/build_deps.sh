@@ -158,6 +158,7 @@ build_openssl() {
     linux_amd64) openssl_target=linux-x86_64 ;;
     linux_arm64) openssl_target=linux-aarch64 ;;
     windows_amd64) openssl_target=mingw64 ;;
+    windows_arm64) openssl_target=luaform-mingw-arm64 ;;
     darwin_amd64) openssl_target=darwin64-x86_64-cc ;;
     darwin_arm64) openssl_target=darwin64-arm64-cc ;;
   esac
@@ -166,10 +167,26 @@ build_openssl() {
   # kernel's getentropy and /dev/urandom serve instead.
   [[ "$os_family" == darwin ]] && seed=(-DOPENSSL_NO_APPLE_CRYPTO_RANDOM)
   mkdir -p "$work/openssl"
+  # OpenSSL 3.0 knows MinGW on x86 only (3.2 adds ARM64 as mingwarm64): the same target with
+  # 64-bit words and, as everywhere here, no assembly.
+  local config=()
+  if [[ "$openssl_target" == luaform-mingw-arm64 ]]; then
+    cat >"$work/openssl/luaform-mingw-arm64.conf" <<'CONF'
+my %targets = (
+  "luaform-mingw-arm64" => {
+    inherit_from => [ "mingw-common" ],
+    sys_id       => "MINGW64",
+    bn_ops       => add("SIXTY_FOUR_BIT"),
+    multilib     => "64",
+  },
+);
+CONF
+    config=(--config="$work/openssl/luaform-mingw-arm64.conf")
+  fi
   # no-asm: portable C everywhere (the host's TLS is one handshake per run and API calls).
   # OPENSSLDIR /etc/ssl is only a default: the HTTP client finds the system's CA bundle itself.
   (cd "$work/openssl" && run env CC="$bin/cc" AR="$bin/ar" RANLIB="$bin/ranlib" \
-    perl "$sources/openssl/Configure" "$openssl_target" no-shared no-tests no-asm \
+    perl "$sources/openssl/Configure" "${config[@]}" "$openssl_target" no-shared no-tests no-asm \
     no-dso no-engine no-module no-legacy "${seed[@]}" --prefix="$stage" --libdir=lib \
     --openssldir=/etc/ssl)
   run make -C "$work/openssl" -j "$jobs" build_libs

@@ -14,7 +14,7 @@ project_dir="$(cd "$release_dir/../../.." && pwd)"
 release_cache="${LUAFORM_RELEASE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/luaform/release}"
 
 # Every target a release can have, in Terraform's OS_ARCH spelling.
-release_all_targets=(linux_amd64 linux_arm64 windows_amd64 darwin_amd64 darwin_arm64)
+release_all_targets=(linux_amd64 linux_arm64 windows_amd64 windows_arm64 darwin_amd64 darwin_arm64)
 
 release_log() { echo "release: $*" >&2; }
 release_die() {
@@ -29,6 +29,7 @@ release_zig_triple() {
     linux_amd64) echo x86_64-linux-musl ;;
     linux_arm64) echo aarch64-linux-musl ;;
     windows_amd64) echo x86_64-windows-gnu ;;
+    windows_arm64) echo aarch64-windows-gnu ;;
     darwin_amd64) echo x86_64-macos.11.0 ;;
     darwin_arm64) echo aarch64-macos.11.0 ;;
     *) release_die "unknown target \"$1\" (targets: ${release_all_targets[*]})" ;;
