@@ -113,7 +113,7 @@ int read_request_part(lua_State* L) {
 }
 
 // Pushes the request `p` every hook of the attribute gets (see ScriptState::validate). The
-// Request is read until `call` ends.
+// Request is read until `call` ends, so it must be made before `call` (it then outlives it).
 void push_request(lua_State* S, const Request& request, Invocation& call) {
   lua_createtable(S, 0, 6);
   const std::string address = engine::path_to_address(request.path);
@@ -144,6 +144,7 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
   if (!definition) return diags;
   const std::string where = engine::path_to_address(path);
   std::vector<std::string> messages;
+  const Request lent = request_in(path, around, Step::Validate);
   auto call = invocation({type_name, found.schema},
                          deadline(HookKind::Check, "validate of \"" + where + "\""));
   auto failure = call.run([&](lua_State* S) {
@@ -151,7 +152,6 @@ engine::Diagnostics ScriptState::validate(engine::SchemaOwner owner, const std::
     replace_with_attribute_spec(S, path);
     lua_getfield(S, -1, "validate");
     const int validators = lua_gettop(S);
-    const Request lent = request_in(path, around, Step::Validate);
     push_request(S, lent, call);
     const int request = lua_gettop(S);
     const bool single = lua_isfunction(S, validators);
@@ -188,6 +188,7 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
   const Definition* definition = found.definition;
   if (!definition) return false;
   bool same = false;
+  const Request lent = request_in(path, around, Step::Compare);
   auto call = invocation(
       {type_name, found.schema},
       deadline(HookKind::Check, "the comparison of \"" + engine::path_to_string(path) + "\""));
@@ -195,7 +196,6 @@ bool ScriptState::same_value(const std::string& type_name, const engine::Attribu
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     const int spec = lua_gettop(S);
-    const Request lent = request_in(path, around, Step::Compare);
     push_request(S, lent, call);
     const int request = lua_gettop(S);
     // diff_suppress(address, old, new, p) -> true when the two are the same value.
@@ -239,6 +239,7 @@ std::optional<engine::Value::List> ScriptState::normal_forms(const std::string& 
   if (!definition) return std::nullopt;
   engine::Value::List forms;
   forms.reserve(elements.size());
+  const Request lent = request_in(path, around, Step::Compare);
   auto call = invocation(
       {type_name, found.schema},
       deadline(HookKind::Check, "element_state_func of \"" + engine::path_to_string(path) + "\""));
@@ -250,7 +251,6 @@ std::optional<engine::Value::List> ScriptState::normal_forms(const std::string& 
                                engine::path_to_string(path));
     }
     const int normaliser = lua_gettop(S);
-    const Request lent = request_in(path, around, Step::Compare);
     push_request(S, lent, call);
     const int request = lua_gettop(S);
     for (const engine::Value& element : elements) {
@@ -308,6 +308,7 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
   if (!definition) return std::nullopt;
   std::optional<engine::Value> value;
   const engine::AttributePath& path = at.path;
+  const Request lent = request_at(at);
   auto call =
       invocation({type_name, found.schema},
                  deadline(HookKind::Plan, "plan of \"" + engine::path_to_string(path) + "\""));
@@ -315,7 +316,6 @@ std::optional<engine::Value> ScriptState::plan_attribute(const std::string& type
     lua_rawgeti(S, LUA_REGISTRYINDEX, definition->ref);
     replace_with_attribute_spec(S, path);
     if (lua_getfield(S, -1, "plan") != LUA_TFUNCTION) return;
-    const Request lent = request_at(at);
     push_request(S, lent, call);
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
     lua_call(S, 2, 1);
@@ -342,6 +342,7 @@ bool ScriptState::requires_replace(const std::string& type_name, const engine::A
   const Definition* definition = found.definition;
   if (!definition) return false;
   bool replace = false;
+  const Request lent = request_in(path, around, Step::Plan);
   auto call = invocation(
       {type_name, found.schema},
       deadline(HookKind::Plan, "requires_replace_if of \"" + engine::path_to_string(path) + "\""));
@@ -352,7 +353,6 @@ bool ScriptState::requires_replace(const std::string& type_name, const engine::A
     push_value(S, prior, Unknowns::Marked);
     push_value(S, planned, Unknowns::Marked);
     lua_rawgeti(S, LUA_REGISTRYINDEX, client_ref_);
-    const Request lent = request_in(path, around, Step::Plan);
     push_request(S, lent, call);
     lua_call(S, 4, 1);
     replace = lua_toboolean(S, -1) != 0;
